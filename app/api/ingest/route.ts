@@ -1,0 +1,35 @@
+import { getSql } from "@/lib/db/client";
+import { verifyApiKey } from "@/lib/db/api-keys";
+import { BodyTooLargeError, ingestApiLines, maxBodyBytes, readBodyLines } from "@/lib/db/ingest/api-ingest";
+import { apiKeyFrom, jsonError } from "@/lib/http/api-auth";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * POST /api/ingest: an NDJSON body of protocol events, authorised by an ingest
+ * API key (`Authorization: Bearer lsk_…`). 200 when every line was stored (or
+ * was a duplicate), 207 with per-line errors when some were rejected and the
+ * rest stored, 400 when no line was valid, 413 over the size limit (checked
+ * before parsing), 401 without a valid key.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const key = await verifyApiKey(apiKeyFrom(request));
+  if (!key) return jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key> (create one with `npx loopscope keys create <name>`)");
+  const limit = maxBodyBytes();
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) return jsonError(413, new BodyTooLargeError(limit).message);
+  let lines;
+  try {
+    lines = await readBodyLines(request.body, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return jsonError(413, error.message);
+    throw error;
+  }
+  if (lines.length === 0) return jsonError(400, "empty body: send one protocol event per line (NDJSON)");
+  const result = await ingestApiLines(await getSql(), lines, `api:${key.name}`);
+  const status = result.errors.length === 0 ? 200 : result.stored + result.duplicate > 0 ? 207 : 400;
+  return Response.json(
+    { stored: result.stored, duplicate: result.duplicate, rejected: result.errors.length, errors: result.errors, runs: result.runs },
+    { status },
+  );
+}

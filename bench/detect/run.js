@@ -1,0 +1,85 @@
+// Detector throughput: JSON.parse alone vs JSON.parse + a streaming
+// RunDetector per run, over the same generated lines in the same process.
+// Usage: node bench/detect/run.js [--runs 1000] [--events 1000] [--rounds 3]
+import { register } from "tsx/esm/api";
+import { generateLines } from "./generate.js";
+
+register();
+const { RunDetector } = await import("../../lib/domain/detector/index.ts");
+
+function readOption(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+}
+
+const runs = readOption("runs", 1000);
+const eventsPerRun = readOption("events", 1000);
+const rounds = readOption("rounds", 3);
+
+/** Parse only: the baseline every ingest path pays anyway. */
+function parseOnly(lines) {
+  let sink = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const event = JSON.parse(lines[i]);
+    sink += event.type.length;
+  }
+  return sink;
+}
+
+/** Parse, find the run's detector, feed it: what streaming detection costs. */
+function parseAndDetect(lines) {
+  const detectors = new Map();
+  let findings = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const event = JSON.parse(lines[i]);
+    let detector = detectors.get(event.runId);
+    if (detector === undefined) {
+      detector = new RunDetector();
+      detectors.set(event.runId, detector);
+    }
+    findings += detector.feed(event).length;
+  }
+  return findings;
+}
+
+function time(fn, lines) {
+  const started = process.hrtime.bigint();
+  const result = fn(lines);
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, result };
+}
+
+const format = (n) => Math.round(n).toLocaleString("en-US");
+
+const generatedAt = process.hrtime.bigint();
+const lines = generateLines({ runs, eventsPerRun });
+const bytes = lines.reduce((sum, line) => sum + line.length, 0);
+console.log(
+  `generated ${format(lines.length)} lines (${runs} runs, ${(bytes / lines.length).toFixed(0)} bytes/line avg) ` +
+    `in ${(Number(process.hrtime.bigint() - generatedAt) / 1e9).toFixed(1)} s`,
+);
+
+// Warm up both paths (JIT) on a slice before measuring.
+const warm = lines.slice(0, Math.min(lines.length, 100_000));
+parseOnly(warm);
+parseAndDetect(warm);
+
+let bestParse = Infinity;
+let bestDetect = Infinity;
+let findings = 0;
+for (let round = 0; round < rounds; round++) {
+  bestParse = Math.min(bestParse, time(parseOnly, lines).seconds);
+  const detected = time(parseAndDetect, lines);
+  bestDetect = Math.min(bestDetect, detected.seconds);
+  findings = detected.result;
+}
+
+const parseRate = lines.length / bestParse;
+const detectRate = lines.length / bestDetect;
+const detectorOnly = lines.length / Math.max(bestDetect - bestParse, 1e-9);
+console.log(
+  `parse-only: ${format(parseRate)} ev/s  parse+detect: ${format(detectRate)} ev/s  ratio ${(detectRate / parseRate).toFixed(2)}`,
+);
+console.log(
+  `detector alone (difference): ${format(detectorOnly)} ev/s (${((bestDetect - bestParse) * 1e9 / lines.length).toFixed(0)} ns/event); ` +
+    `${format(findings)} findings; best of ${rounds} rounds`,
+);

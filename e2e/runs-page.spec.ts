@@ -1,0 +1,69 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+/** The row of a run in the history, following "Older runs" pages until it shows. */
+async function findRunRow(page: Page, runId: string): Promise<Locator> {
+  await page.goto("/runs");
+  for (let i = 0; i < 20; i++) {
+    const row = page.getByRole("table", { name: "Runs" }).locator(`tr[data-run-id="${runId}"]`);
+    if (await row.count()) return row;
+    const older = page.getByRole("link", { name: "Older runs →" });
+    if (!(await older.count())) break;
+    await older.click();
+    await page.waitForURL(/cursor=/);
+  }
+  throw new Error(`run ${runId} is not in the history`);
+}
+
+test.describe("runs page", () => {
+  test("lists the ingested runs of every format with their status", async ({ page }) => {
+    const clean = await findRunRow(page, "c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c");
+    await expect(clean.getByRole("link", { name: "Add pagination to GET /invoices" })).toBeVisible();
+    await expect(clean).toContainText("done success");
+
+    const loop = await findRunRow(page, "7d41c9e2-6b3a-4f18-9c05-e2a7b4d19f63");
+    await expect(loop).toContainText("Pick a PDF rendering library");
+    await expect(loop).toContainText("halted");
+    await expect(loop).toContainText("stalled");
+    await expect(loop).toContainText("Loop 7/8");
+
+    // SDD run report + retrospective: one run, and its terminal status wins over "Status: success".
+    const sdd = await findRunRow(page, "a7b6c5d4-e3f2-4a1b-90c8-d7e6f5a4b3c2");
+    await expect(sdd).toContainText("Make search ignore diacritics");
+    await expect(sdd).toContainText("aborted stuck");
+    await expect(sdd).toContainText("28m 10s");
+
+    // Graph-workflow run: its runtime paused it after repeated outputs; it waits for a person.
+    const workflow = await findRunRow(page, "0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e");
+    await expect(workflow).toContainText("Show a relative time");
+    await expect(workflow).toContainText("needs you");
+    await expect(workflow).toContainText("stalled");
+
+    // The SDD agent's runtime events: two runs in one thread file.
+    await expect(await findRunRow(page, "29e8d7c6-b5a4-4c3d-9e2f-1a0b9c8d7e6f")).toBeVisible();
+    await expect(await findRunRow(page, "f0e1d2c3-b4a5-4697-8879-6a5b4c3d2e1f")).toContainText("Make search ignore diacritics");
+  });
+
+  test("shows rejected lines with file, line and reason", async ({ page }) => {
+    await page.goto("/runs");
+    const errors = page.getByRole("region", { name: /Ingest errors/ });
+    await expect(errors).toContainText("flaky-agent.jsonl:3");
+    await expect(errors).toContainText('field "durationMs" must be a number');
+    await expect(errors).toContainText("flaky-agent.jsonl:7");
+    await page.screenshot({ path: "test-results/screens/runs-page.png", fullPage: true });
+  });
+
+  test("pages through the history with a cursor in the URL, newest first", async ({ page }) => {
+    await page.goto("/runs");
+    const firstPage = await page.getByRole("table", { name: "Runs" }).locator("tbody tr").count();
+    expect(firstPage).toBe(25);
+    await page.getByRole("link", { name: "Older runs →" }).click();
+    await expect(page).toHaveURL(/cursor=/);
+    const url = page.url();
+    const rows = page.getByRole("table", { name: "Runs" }).locator("tbody tr");
+    await expect(rows.first()).toBeVisible();
+    const secondPageIds = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-run-id")));
+    // The cursor URL reproduces the same page.
+    await page.goto(url);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-run-id")))).toEqual(secondPageIds);
+  });
+});

@@ -1,0 +1,62 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { parseSource } from "@/lib/domain/formats";
+import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
+import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectorConfig } from "@/lib/domain/detector";
+import { expandPaths, readChunks } from "@/lib/db/ingest/file-source";
+import { parseArgs, UsageError } from "./args";
+
+export const DETECT_USAGE = `usage: loopscope detect <file-or-folder>... [--config <file.json>] [--json]
+
+Runs the loop detector over the files (all four formats, detected from content),
+without a database. --json prints the document of shared/spec/detector.md.
+Exit status 0 when it ran (findings and bad lines are data), 2 on a usage error
+or an unreadable path.`;
+
+/** `loopscope detect`: findings per run, as JSON or as a table. */
+export async function runDetectCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ["json", "config", "help"], ["config"]);
+  if (args.flags.has("help")) {
+    console.log(DETECT_USAGE);
+    return 0;
+  }
+  if (args.positionals.length === 0) throw new UsageError("name at least one file or folder");
+  let config: Partial<DetectorConfig> = {};
+  const configPath = args.flags.get("config");
+  if (typeof configPath === "string") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(configPath, "utf8"));
+    } catch (error) {
+      throw new UsageError(`--config ${configPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const result = parseDetectorConfig(parsed);
+    if (!result.ok) {
+      throw new UsageError(`--config ${configPath}:\n${result.errors.map((e) => `  ${e.field}: ${e.message}`).join("\n")}`);
+    }
+    config = result.config;
+  }
+  const { files, problems } = await expandPaths(args.positionals);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`loopscope: ${p.display}: ${p.message}`);
+    return 2;
+  }
+  const runs = new Map<string, { runId: string; format: SourceFormat; events: LoopEvent[] }>();
+  const errors: { source: string; line: number | null; message: string }[] = [];
+  for (const file of files) {
+    for await (const item of parseSource(readChunks(file.path, 0), { sourceKey: basename(file.path) })) {
+      if (item.kind === "error") {
+        errors.push({ source: file.display, line: item.line, message: item.message });
+      } else if (item.kind === "event") {
+        const run = runs.get(item.event.runId) ?? { runId: item.event.runId, format: item.format, events: [] };
+        run.events.push(item.event);
+        runs.set(run.runId, run);
+      } else if (!runs.has(item.runId)) {
+        runs.set(item.runId, { runId: item.runId, format: item.format, events: [] });
+      }
+    }
+  }
+  const report = buildDetectReport({ runs: [...runs.values()], errors }, config);
+  process.stdout.write(args.flags.has("json") ? `${JSON.stringify(report, null, 2)}\n` : `${formatDetectTable(report)}\n`);
+  return 0;
+}

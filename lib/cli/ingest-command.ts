@@ -1,0 +1,74 @@
+import { getSql, closeDb, getDb } from "@/lib/db/client";
+import { describeDb } from "@/lib/db/config";
+import { ingestPaths, type IngestSummary } from "@/lib/db/ingest/ingest-files";
+import { watchFolders } from "@/lib/db/ingest/watch";
+import { parseArgs, UsageError } from "./args";
+import { ProgressBar, formatBytes, formatInt } from "./progress";
+
+export const INGEST_USAGE = `usage: loopscope ingest <file-or-folder>... [--quiet]
+       loopscope ingest --watch <folder>... [--interval <ms>]
+
+Reads protocol JSONL, SDD run reports and retrospectives, SDD runtime events and
+graph-workflow events.jsonl (the format of each file is detected from its
+content) into the database named by DATABASE_URL (default ./data/loopscope.db).
+Safe to repeat: what is stored already is not stored again.`;
+
+/** `loopscope ingest`: one pass over files and folders, or `--watch` for growing ones. */
+export async function runIngestCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ["watch", "quiet", "interval", "help"], ["interval"]);
+  if (args.flags.has("help")) {
+    console.log(INGEST_USAGE);
+    return 0;
+  }
+  if (args.positionals.length === 0) throw new UsageError("name at least one file or folder to ingest");
+  const quiet = args.flags.has("quiet");
+  const sql = await getSql();
+  if (!quiet) console.error(`loopscope: ingesting into ${describeDb(getDb().config)}`);
+  if (args.flags.has("watch")) {
+    const interval = Number(args.flags.get("interval") ?? 250);
+    if (!Number.isFinite(interval) || interval < 20) throw new UsageError("--interval takes a number of milliseconds (at least 20)");
+    return watchFolders(sql, args.positionals, {
+      intervalMs: interval,
+      onIngest: (path, s) => {
+        if (!quiet) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} events${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
+      },
+      onRejected: (source, r) => console.error(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
+    }).then(async () => {
+      await closeDb();
+      return 0;
+    });
+  }
+  const bar = new ProgressBar(!quiet && Boolean(process.stderr.isTTY));
+  const started = Date.now();
+  let bytesSeen = 0;
+  const rejectedLines: string[] = [];
+  const summary = await ingestPaths(sql, args.positionals, {
+    onProgress: (p) => {
+      bytesSeen = p.bytes;
+      bar.update(p.bytes, p.totalBytes, `${p.files}/${p.totalFiles} files, ${formatInt(p.events)} events, ${formatBytes(p.bytes)}`);
+    },
+    onRejected: (source, r) => rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
+  });
+  bar.done();
+  const secs = (Date.now() - started) / 1000;
+  if (rejectedLines.length > 0) {
+    console.error(`rejected (${rejectedLines.length}):`);
+    for (const line of rejectedLines.slice(0, 50)) console.error(line);
+    if (rejectedLines.length > 50) console.error(`  … and ${rejectedLines.length - 50} more (see the Ingest errors on the runs page)`);
+  }
+  if (!quiet) console.log(formatSummary(summary, secs, bytesSeen));
+  await closeDb();
+  return 0;
+}
+
+export function formatSummary(s: IngestSummary, secs: number, bytes: number): string {
+  const rate = secs > 0 ? ` (${formatInt(s.eventsNew / secs)} events/s)` : "";
+  return [
+    `files:  ${formatInt(s.files)}${s.filesUnchanged ? ` (${formatInt(s.filesUnchanged)} unchanged since the last ingest)` : ""}, ${formatBytes(bytes)}`,
+    `runs:   ${formatInt(s.runs)} touched, ${formatInt(s.runsNew)} new`,
+    `events: ${formatInt(s.eventsNew)} new, ${formatInt(s.eventsDuplicate)} duplicate${rate}`,
+    `lines rejected: ${formatInt(s.linesRejected)}`,
+    `findings: ${formatInt(s.findingsNew)} new`,
+    `took ${secs.toFixed(2)}s`,
+  ].join("\n");
+}

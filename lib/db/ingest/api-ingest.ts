@@ -1,0 +1,91 @@
+import { LineSplitter, type LineItem } from "@/lib/domain/formats/lines";
+import { parseProtocolLine } from "@/lib/domain/formats/protocol";
+import type { ParseItem } from "@/lib/domain/formats/types";
+import type { SqlDb } from "../sql";
+import { IngestWriter, emptyCounts } from "./writer";
+
+/** Largest request body accepted by POST /api/ingest (LOOPSCOPE_INGEST_MAX_BYTES overrides). */
+export const DEFAULT_MAX_BODY_BYTES = 8 << 20;
+
+export function maxBodyBytes(): number {
+  const v = Number(process.env.LOOPSCOPE_INGEST_MAX_BYTES);
+  return Number.isFinite(v) && v > 0 ? v : DEFAULT_MAX_BODY_BYTES;
+}
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body is over the limit of ${limit} bytes; send smaller batches`);
+  }
+}
+
+/**
+ * Reads a request body up to `limit` bytes, splitting it into lines as it
+ * arrives; stops with BodyTooLargeError as soon as the limit is passed (before
+ * anything is parsed), so a huge or endless body costs at most `limit` bytes.
+ */
+export async function readBodyLines(body: ReadableStream<Uint8Array> | null, limit: number): Promise<LineItem[]> {
+  const splitter = new LineSplitter();
+  const lines: LineItem[] = [];
+  if (!body) return lines;
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLargeError(limit);
+    }
+    splitter.push(value, lines);
+  }
+  splitter.end(lines);
+  return lines;
+}
+
+export interface ApiIngestResult {
+  stored: number;
+  duplicate: number;
+  errors: { line: number; message: string }[];
+  runs: string[];
+}
+
+let sharedWriter: { db: SqlDb; writer: IngestWriter } | null = null;
+
+/** One writer per server process, so its per-run state serves every request. */
+function writerFor(db: SqlDb): IngestWriter {
+  if (!sharedWriter || sharedWriter.db !== db) sharedWriter = { db, writer: new IngestWriter(db) };
+  return sharedWriter.writer;
+}
+
+/** Validates NDJSON protocol lines and stores the valid ones; bad lines are stored as ingest errors too. */
+export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: string): Promise<ApiIngestResult> {
+  const items: ParseItem[] = [];
+  const errors: { line: number; message: string }[] = [];
+  for (const l of lines) {
+    if ("error" in l) {
+      errors.push({ line: l.line, message: l.error });
+      items.push({ kind: "error", line: l.line, message: l.error });
+      continue;
+    }
+    const r = parseProtocolLine(l.text);
+    if (r.ok) {
+      items.push({ kind: "event", event: r.event, line: l.line, raw: l.text, sourceType: r.event.type, format: "protocol" });
+    } else {
+      errors.push({ line: l.line, message: r.message });
+      items.push({ kind: "error", line: l.line, message: r.message });
+    }
+  }
+  const counts = emptyCounts();
+  const sourceId = await apiSourceId(db, sourceName);
+  await writerFor(db).writeBatch(items, { sourceId, name: sourceName }, counts);
+  return { stored: counts.eventsNew, duplicate: counts.eventsDuplicate, errors, runs: [...counts.runsTouched].sort() };
+}
+
+async function apiSourceId(db: SqlDb, name: string): Promise<number> {
+  await db.run(`INSERT INTO "IngestSource" ("path","format","updatedAt") VALUES (?,?,?) ON CONFLICT DO NOTHING`, [
+    name, "protocol", Date.now(),
+  ]);
+  const row = await db.get<{ id: number }>(`SELECT "id" FROM "IngestSource" WHERE "path" = ?`, [name]);
+  return Number(row!.id);
+}

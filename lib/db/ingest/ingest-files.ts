@@ -1,0 +1,194 @@
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
+import type { SqlDb } from "../sql";
+import type { DetectorConfig } from "@/lib/domain/detector";
+import type { ParseItem, SourceFormat } from "@/lib/domain/formats";
+import { parseSource } from "@/lib/domain/formats";
+import { IngestWriter, emptyCounts, storeIngestError, type IngestCounts, type RejectedLine } from "./writer";
+import { describeFsError, expandPaths, fingerprintFile, fingerprintLength, readChunks, type FoundFile } from "./file-source";
+
+export interface IngestOptions {
+  /** Called as bytes are read: for a progress bar. */
+  onProgress?: (done: { bytes: number; totalBytes: number; files: number; totalFiles: number; events: number }) => void;
+  /** Called for each rejected line, as it is stored. */
+  onRejected?: (source: string, r: RejectedLine) => void;
+  /** Watch mode: hold a last line that has no newline yet (it may be half-written). */
+  holdUnterminatedLast?: boolean;
+  batchEvents?: number;
+  config?: Partial<DetectorConfig>;
+  writer?: IngestWriter;
+}
+
+export interface IngestSummary {
+  files: number;
+  filesUnchanged: number;
+  runs: number;
+  runsNew: number;
+  eventsNew: number;
+  eventsDuplicate: number;
+  linesRejected: number;
+  findingsNew: number;
+}
+
+interface SourceRow {
+  id: number;
+  offset: number;
+  lineCount: number;
+  fingerprint: string | null;
+  size: number;
+  format: string | null;
+}
+
+const MARKDOWN_FORMATS = new Set(["sdd-report", "retrospectives"]);
+
+/** Ingests files and folders (recursively); returns what was stored. */
+export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: IngestOptions = {}): Promise<IngestSummary> {
+  const { files, problems } = await expandPaths(paths);
+  const counts = emptyCounts();
+  const writer = opts.writer ?? new IngestWriter(db, opts.config);
+  for (const p of problems) {
+    const r: RejectedLine = { line: null, message: p.message, excerpt: null, runId: null };
+    await db.transaction((tx) => storeIngestError(tx, { sourceId: null, name: p.display }, r));
+    counts.linesRejected++;
+    opts.onRejected?.(p.display, r);
+  }
+  const sizes = await Promise.all(files.map((f) => stat(f.path).then((s) => s.size, () => 0)));
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  let doneBytes = 0;
+  let unchanged = 0;
+  for (let i = 0; i < files.length; i++) {
+    const read = await ingestFile(db, writer, files[i], counts, opts, (bytes) =>
+      opts.onProgress?.({ bytes: doneBytes + bytes, totalBytes, files: i, totalFiles: files.length, events: counts.eventsNew }),
+    );
+    if (!read) unchanged++;
+    doneBytes += sizes[i];
+    opts.onProgress?.({ bytes: doneBytes, totalBytes, files: i + 1, totalFiles: files.length, events: counts.eventsNew });
+  }
+  return summarise(files.length, unchanged, counts);
+}
+
+export function summarise(files: number, unchanged: number, c: IngestCounts): IngestSummary {
+  return {
+    files, filesUnchanged: unchanged, runs: c.runsTouched.size, runsNew: c.runsNew, eventsNew: c.eventsNew,
+    eventsDuplicate: c.eventsDuplicate, linesRejected: c.linesRejected, findingsNew: c.findingsNew,
+  };
+}
+
+/**
+ * Ingests one file from where the last ingest of it stopped (its offset and
+ * line count are committed with the rows, so a restart neither re-reads nor
+ * misses anything). A file whose first bytes changed was replaced: it is read
+ * from the start, and the stored ids keep that from duplicating anything.
+ * Returns false when there was nothing new to read.
+ */
+export async function ingestFile(
+  db: SqlDb,
+  writer: IngestWriter,
+  file: FoundFile,
+  counts: IngestCounts,
+  opts: IngestOptions,
+  onBytes?: (bytes: number) => void,
+): Promise<boolean> {
+  let info;
+  try {
+    info = await stat(file.path);
+  } catch (error) {
+    await rejectWholeFile(db, file, describeFsError(error), counts, opts);
+    return true;
+  }
+  const source = await getOrCreateSource(db, file.path);
+  let start = 0;
+  let startLine = 1;
+  if (source.offset > 0 && info.size >= source.offset) {
+    const len = fingerprintLength(source.fingerprint);
+    const same = source.fingerprint !== null && (await fingerprintFile(file.path, len)) === source.fingerprint;
+    if (same) {
+      start = source.offset;
+      startLine = source.lineCount + 1;
+    }
+  }
+  if (start > 0 && start === info.size) return false;
+  const markdown = source.format !== null && MARKDOWN_FORMATS.has(source.format);
+  if (markdown) {
+    start = 0;
+    startLine = 1;
+  }
+  const batchEvents = opts.batchEvents ?? 5000;
+  let batch: ParseItem[] = [];
+  let eventsInBatch = 0;
+  let lastEnd = start;
+  let lastLine = startLine - 1;
+  let format: string | null = source.format;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const fingerprint = await fingerprintFile(file.path, lastEnd);
+    const rejected = await writer.writeBatch(batch, {
+      sourceId: source.id,
+      name: file.display,
+      progress: { offset: lastEnd, lineCount: lastLine, fingerprint, size: info.size, mtimeMs: info.mtimeMs, format },
+    }, counts);
+    for (const r of rejected) opts.onRejected?.(file.display, r);
+    batch = [];
+    eventsInBatch = 0;
+    onBytes?.(lastEnd - start);
+  };
+  try {
+    const items = parseSource(readChunks(file.path, start), {
+      sourceKey: basename(file.path),
+      emitUnterminatedLast: !opts.holdUnterminatedLast,
+      startLine,
+      startOffset: start,
+      format: start > 0 && format ? (format as SourceFormat | "retrospectives") : undefined,
+      onFormat: (f) => {
+        format = f;
+      },
+    });
+    for await (const item of items) {
+      batch.push(item);
+      if (item.kind === "event") eventsInBatch++;
+      const end = (item as { endOffset?: number }).endOffset;
+      if (typeof end === "number") lastEnd = end;
+      if (item.kind !== "run" && item.line !== null && item.line > lastLine) lastLine = item.line;
+      if (eventsInBatch >= batchEvents || batch.length >= batchEvents * 2) await flush();
+    }
+  } catch (error) {
+    await flush();
+    await rejectWholeFile(db, file, describeFsError(error), counts, opts);
+    return true;
+  }
+  await flushFinal(db, writer, file, source, batch, counts, opts, {
+    offset: Math.max(lastEnd, start), lineCount: lastLine, size: info.size, mtimeMs: info.mtimeMs, format,
+  });
+  return true;
+}
+
+async function flushFinal(
+  db: SqlDb, writer: IngestWriter, file: FoundFile, source: SourceRow, batch: ParseItem[], counts: IngestCounts,
+  opts: IngestOptions, p: { offset: number; lineCount: number; size: number; mtimeMs: number; format: string | null },
+): Promise<void> {
+  const fingerprint = await fingerprintFile(file.path, p.offset);
+  const rejected = await writer.writeBatch(batch, {
+    sourceId: source.id, name: file.display,
+    progress: { offset: p.offset, lineCount: p.lineCount, fingerprint, size: p.size, mtimeMs: p.mtimeMs, format: p.format },
+  }, counts);
+  for (const r of rejected) opts.onRejected?.(file.display, r);
+}
+
+async function rejectWholeFile(db: SqlDb, file: FoundFile, message: string, counts: IngestCounts, opts: IngestOptions) {
+  const r: RejectedLine = { line: null, message, excerpt: null, runId: null };
+  const source = await getOrCreateSource(db, file.path).catch(() => null);
+  await db.transaction((tx) => storeIngestError(tx, { sourceId: source?.id ?? null, name: file.display }, r));
+  counts.linesRejected++;
+  opts.onRejected?.(file.display, r);
+}
+
+async function getOrCreateSource(db: SqlDb, path: string): Promise<SourceRow> {
+  const find = () =>
+    db.get<SourceRow>(`SELECT "id","offset","lineCount","fingerprint","size","format" FROM "IngestSource" WHERE "path" = ?`, [path]);
+  const found = await find();
+  if (found) return { ...found, id: Number(found.id), offset: Number(found.offset), lineCount: Number(found.lineCount) };
+  await db.run(`INSERT INTO "IngestSource" ("path","updatedAt") VALUES (?,?) ON CONFLICT DO NOTHING`, [path, Date.now()]);
+  const created = await find();
+  if (!created) throw new Error(`could not register ingest source ${path}`);
+  return { ...created, id: Number(created.id), offset: Number(created.offset), lineCount: Number(created.lineCount) };
+}

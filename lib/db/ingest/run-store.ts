@@ -1,0 +1,103 @@
+import type { SqlDb } from "../sql";
+import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
+import type { RunFactFields } from "@/lib/domain/formats/types";
+import type { DetectorConfig, Finding } from "@/lib/domain/detector";
+import { RunAccumulator, type RuntimeHalt } from "@/lib/domain/runs/run-accumulator";
+
+const REBUILD_PAGE = 5000;
+
+/** Rebuilds a run's accumulator from its stored events (ts order, then arrival) and facts. */
+export async function rebuildAccumulator(
+  tx: SqlDb,
+  runId: string,
+  format: SourceFormat,
+  facts: string | null,
+  config?: Partial<DetectorConfig>,
+): Promise<RunAccumulator> {
+  const acc = new RunAccumulator(runId, format, config);
+  let lastTs = -Infinity;
+  let lastPk = 0;
+  for (;;) {
+    const page = await tx.all<{ pk: number; tsMs: number; raw: string; data: string | null }>(
+      `SELECT "pk","tsMs","raw","data" FROM "Event" WHERE "runId" = ? AND ("tsMs" > ? OR ("tsMs" = ? AND "pk" > ?))
+       ORDER BY "tsMs","pk" LIMIT ${REBUILD_PAGE}`,
+      [runId, lastTs === -Infinity ? -1e300 : lastTs, lastTs === -Infinity ? -1e300 : lastTs, lastPk],
+    );
+    for (const row of page) acc.applyEvent(JSON.parse(row.data ?? row.raw) as LoopEvent, Number(row.tsMs));
+    if (page.length < REBUILD_PAGE) break;
+    lastTs = Number(page[page.length - 1].tsMs);
+    lastPk = Number(page[page.length - 1].pk);
+  }
+  if (facts) acc.applyFacts(JSON.parse(facts) as RunFactFields);
+  return acc;
+}
+
+/** The key that makes a finding unique within its run (one per signal and scope). */
+export function findingKey(f: Finding): string {
+  return [f.signal, f.node ?? "", f.edge ?? "", f.taskId ?? "", f.loopType ?? "", f.atEventId].join("|");
+}
+
+export async function insertFindings(tx: SqlDb, runId: string, found: readonly Finding[], tsOf: (id: string) => number | null): Promise<void> {
+  const now = Date.now();
+  for (const f of found) {
+    await tx.run(
+      `INSERT INTO "Finding" ("runId","source","key","haltReason","signal","node","edge","cycleId","taskId","loopType",
+        "recommendation","count","limit","atEventId","atTsMs","evidence","suggestedActions","createdAt")
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+      [runId, "detector", findingKey(f), f.haltReason, f.signal, f.node, f.edge, f.cycleId, f.taskId, f.loopType,
+        f.recommendation, f.count, f.limit, f.atEventId, tsOf(f.atEventId), JSON.stringify(f.evidence),
+        JSON.stringify(f.suggestedActions), now],
+    );
+  }
+}
+
+export async function insertRuntimeHalts(tx: SqlDb, runId: string, halts: readonly RuntimeHalt[]): Promise<void> {
+  const now = Date.now();
+  for (const h of halts) {
+    await tx.run(
+      `INSERT INTO "Finding" ("runId","source","key","haltReason","signal","node","edge","cycleId","taskId","loopType",
+        "recommendation","count","limit","atEventId","atTsMs","evidence","suggestedActions","createdAt")
+       VALUES (?,?,?,?,?,?,NULL,?,NULL,NULL,NULL,NULL,NULL,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+      [runId, "runtime", h.eventId, h.haltReason, "runtime", h.node, h.cycleId, h.eventId, h.tsMs,
+        JSON.stringify(h.evidence ?? null), JSON.stringify(h.suggestedActions), now],
+    );
+  }
+}
+
+/** Writes the run's summary and the nodes and edges that changed since the last write. */
+export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFactFields | null): Promise<void> {
+  const s = acc.summary();
+  const searchText = [s.title, s.ticketId, s.stopReason, s.runId].filter(Boolean).join(" ").toLowerCase();
+  await tx.run(
+    `UPDATE "Run" SET "title"=?,"ticketId"=?,"profile"=?,"status"=?,"terminalStatus"=?,"stopReason"=?,"haltReason"=?,
+      "haltSignal"=?,"startedAt"=?,"endedAt"=?,"lastEventAt"=?,"durationMs"=?,"steps"=?,"tokens"=?,"costUsd"=?,
+      "eventCount"=?,"findingCount"=?,"loopIterations"=?,"loopLimit"=?,"searchText"=?,"updatedAt"=?
+      ${facts ? `,"facts"=?` : ""} WHERE "id"=?`,
+    [s.title, s.ticketId, s.profile, s.status, s.terminalStatus, s.stopReason, s.haltReason, s.haltSignal, s.startedAt,
+      s.endedAt, s.lastEventAt, s.durationMs, s.steps, s.tokens, s.costUsd, s.eventCount, s.findingCount,
+      s.loopIterations, s.loopLimit, searchText, Date.now(), ...(facts ? [JSON.stringify(facts)] : []), s.runId],
+  );
+  for (const id of acc.dirtyNodes) {
+    const n = acc.node(id);
+    if (!n) continue;
+    await tx.run(
+      `INSERT INTO "RunNode" ("runId","nodeId","label","role","declared","turns","tokens","costUsd","runtimeMs","firstSeen")
+       VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT ("runId","nodeId") DO UPDATE SET "label"=excluded."label",
+       "role"=excluded."role","declared"=excluded."declared","turns"=excluded."turns","tokens"=excluded."tokens",
+       "costUsd"=excluded."costUsd","runtimeMs"=excluded."runtimeMs","firstSeen"=excluded."firstSeen"`,
+      [s.runId, n.nodeId, n.label, n.role, tx.kind === "sqlite" ? Number(n.declared) : n.declared,
+        n.turns, n.tokens, n.costUsd, n.runtimeMs, n.firstSeen],
+    );
+  }
+  for (const key of acc.dirtyEdges) {
+    const e = acc.edge(key);
+    if (!e) continue;
+    await tx.run(
+      `INSERT INTO "RunEdge" ("runId","fromNode","toNode","declared","traversals") VALUES (?,?,?,?,?)
+       ON CONFLICT ("runId","fromNode","toNode") DO UPDATE SET "declared"=excluded."declared","traversals"=excluded."traversals"`,
+      [s.runId, e.fromNode, e.toNode, tx.kind === "sqlite" ? Number(e.declared) : e.declared, e.traversals],
+    );
+  }
+  acc.dirtyNodes.clear();
+  acc.dirtyEdges.clear();
+}

@@ -1,0 +1,76 @@
+import { watch as fsWatch, type FSWatcher } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { SqlDb } from "../sql";
+import { expandPaths } from "./file-source";
+import { ingestFile, summarise, type IngestSummary } from "./ingest-files";
+import { IngestWriter, emptyCounts, type RejectedLine } from "./writer";
+
+export interface WatchOptions {
+  intervalMs?: number;
+  onIngest?: (path: string, summary: IngestSummary) => void;
+  onRejected?: (source: string, r: RejectedLine) => void;
+  /** Stops the watcher (tests); SIGINT and SIGTERM stop it too. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Watches folders (and files) for new files and appended lines until stopped.
+ * Each file is read from its committed offset, so a restart neither re-reads
+ * nor misses lines; a last line without its newline is left for the next pass
+ * (a writer may be half-way through it). File-system notifications wake the
+ * loop early; a poll every `intervalMs` catches what they miss (network
+ * mounts, editors that replace files).
+ */
+export async function watchFolders(db: SqlDb, folders: readonly string[], opts: WatchOptions = {}): Promise<void> {
+  const interval = opts.intervalMs ?? 250;
+  const writer = new IngestWriter(db);
+  const known = new Map<string, { size: number; mtimeMs: number }>();
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  opts.signal?.addEventListener("abort", stop);
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  let wake: (() => void) | null = null;
+  const watchers: FSWatcher[] = [];
+  for (const folder of folders) {
+    try {
+      watchers.push(fsWatch(folder, { recursive: true }, () => wake?.()));
+    } catch {
+      // Polling alone still works.
+    }
+  }
+  try {
+    while (!controller.signal.aborted) {
+      const { files } = await expandPaths(folders);
+      for (const file of files) {
+        if (controller.signal.aborted) break;
+        const info = await stat(file.path).catch(() => null);
+        if (!info) continue;
+        const prev = known.get(file.path);
+        if (prev && prev.size === info.size && prev.mtimeMs === info.mtimeMs) continue;
+        known.set(file.path, { size: info.size, mtimeMs: info.mtimeMs });
+        const counts = emptyCounts();
+        const read = await ingestFile(db, writer, file, counts, { holdUnterminatedLast: true, onRejected: opts.onRejected });
+        if (read && (counts.eventsNew > 0 || counts.linesRejected > 0 || counts.runsTouched.size > 0)) {
+          opts.onIngest?.(file.display, summarise(1, 0, counts));
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, interval);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        controller.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        }, { once: true });
+      });
+      wake = null;
+    }
+  } finally {
+    for (const w of watchers) w.close();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}

@@ -1,0 +1,236 @@
+import { createHash } from "node:crypto";
+import type { SqlDb } from "../sql";
+import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
+import type { ParseItem, RunFactFields } from "@/lib/domain/formats/types";
+import type { DetectorConfig } from "@/lib/domain/detector";
+import { RunAccumulator } from "@/lib/domain/runs/run-accumulator";
+import { parseIsoTimestamp as parseTimestamp } from "@/lib/domain/formats/timestamp";
+import { insertEventRows, type EventRow } from "./event-rows";
+import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
+import { mergeFacts, withDocument } from "./merge-facts";
+
+export interface IngestCounts {
+  eventsNew: number;
+  eventsDuplicate: number;
+  linesRejected: number;
+  runsNew: number;
+  runsTouched: Set<string>;
+  findingsNew: number;
+}
+
+export function emptyCounts(): IngestCounts {
+  return { eventsNew: 0, eventsDuplicate: 0, linesRejected: 0, runsNew: 0, runsTouched: new Set(), findingsNew: 0 };
+}
+
+/** Where a batch came from: stored with its rows in the same transaction. */
+export interface BatchSource {
+  sourceId: number | null;
+  /** The name errors are stored and shown under (a path, or `api:<key>`). */
+  name: string;
+  /** Offset and line count to commit with the rows (file sources only). */
+  progress?: { offset: number; lineCount: number; fingerprint: string | null; size: number; mtimeMs: number; format: string | null };
+}
+
+export interface RejectedLine {
+  line: number | null;
+  message: string;
+  excerpt: string | null;
+  runId: string | null;
+}
+
+interface CachedRun {
+  acc: RunAccumulator;
+  format: SourceFormat;
+  facts: RunFactFields | null;
+}
+
+const MAX_CACHED_RUNS = 5000;
+
+/**
+ * Stores parsed items in the database, once. Keeps one accumulator per run in
+ * memory so that summaries, graph totals and live detector findings follow
+ * every new event at a constant cost; an accumulator is rebuilt from the
+ * stored events when another writer touched the run meanwhile (its stored
+ * event count differs) or when an event arrives older than the newest one
+ * applied (a late event is placed where its ts says, and the run re-evaluated).
+ */
+export class IngestWriter {
+  private readonly cache = new Map<string, CachedRun>();
+
+  constructor(
+    private readonly db: SqlDb,
+    private readonly config?: Partial<DetectorConfig>,
+  ) {}
+
+  /** Writes one batch in one transaction; returns the rejected lines it stored. */
+  async writeBatch(items: readonly ParseItem[], source: BatchSource, counts: IngestCounts): Promise<RejectedLine[]> {
+    return this.db.transaction(async (tx) => {
+      const rows: EventRow[] = [];
+      const events: LoopEvent[] = [];
+      const seen = new Set<string>();
+      const factsByRun = new Map<string, { format: SourceFormat; facts: RunFactFields }>();
+      const rejected: RejectedLine[] = [];
+      const formats = new Map<string, SourceFormat>();
+      const documents: { runId: string; column: "report" | "retrospective"; markdown: string }[] = [];
+      for (const item of items) {
+        if (item.kind === "error") {
+          rejected.push({ line: item.line, message: item.message, excerpt: null, runId: null });
+          continue;
+        }
+        if (item.kind === "run") {
+          const prev = factsByRun.get(item.runId);
+          const facts = withDocument(item.facts);
+          if (facts.markdown) documents.push({ runId: item.runId, column: facts.document === "report" ? "report" : "retrospective", markdown: facts.markdown });
+          factsByRun.set(item.runId, { format: item.format, facts: prev ? mergeFacts(prev.facts, facts) : facts });
+          if (!formats.has(item.runId)) formats.set(item.runId, item.format);
+          continue;
+        }
+        const e = item.event;
+        const key = `${e.runId}\u0000${e.id}`;
+        if (seen.has(key)) {
+          counts.eventsDuplicate++;
+          continue;
+        }
+        seen.add(key);
+        if (!formats.has(e.runId)) formats.set(e.runId, item.format);
+        const tsMs = parseTimestamp(e.ts);
+        rows.push({
+          runId: e.runId, eventId: e.id, tsMs, ts: e.ts, type: e.type, sourceType: item.sourceType,
+          node: typeof e.node === "string" ? e.node : null, sourceId: source.sourceId, line: item.line, raw: item.raw,
+          data: item.format === "protocol" ? null : JSON.stringify(e),
+        });
+        events.push(e);
+      }
+
+      // Sorted, so that concurrent writers lock runs in one order (no deadlocks on PostgreSQL).
+      for (const runId of [...formats.keys()].sort()) await this.loadRun(tx, runId, formats.get(runId)!, counts);
+      const inserted = await insertEventRows(tx, rows);
+      const rebuild = new Set<string>();
+      const tsOf = new Map<string, number>();
+      const fresh = new Map<string, ReturnType<RunAccumulator["findings"]>[number][]>();
+      for (let i = 0; i < rows.length; i++) {
+        if (!inserted[i]) {
+          counts.eventsDuplicate++;
+          continue;
+        }
+        counts.eventsNew++;
+        const row = rows[i];
+        counts.runsTouched.add(row.runId);
+        const cached = this.cache.get(row.runId)!;
+        if (rebuild.has(row.runId)) continue;
+        if (row.tsMs < cached.acc.lastTsMs) {
+          rebuild.add(row.runId);
+          continue;
+        }
+        tsOf.set(row.eventId, row.tsMs);
+        const found = cached.acc.applyEvent(events[i], row.tsMs);
+        if (found.length > 0) {
+          const list = fresh.get(row.runId) ?? [];
+          list.push(...found);
+          fresh.set(row.runId, list);
+        }
+      }
+      for (const [runId, { facts }] of factsByRun) {
+        const cached = this.cache.get(runId)!;
+        cached.facts = cached.facts ? mergeFacts(cached.facts, facts) : facts;
+        counts.runsTouched.add(runId);
+        if (!rebuild.has(runId)) cached.acc.applyFacts(cached.facts);
+      }
+      for (const d of documents) await tx.run(`UPDATE "Run" SET "${d.column}" = ? WHERE "id" = ?`, [d.markdown, d.runId]);
+      for (const runId of rebuild) {
+        const cached = this.cache.get(runId)!;
+        const facts = cached.facts ? JSON.stringify(stripMarkdown(cached.facts)) : null;
+        cached.acc = await rebuildAccumulator(tx, runId, cached.format, facts, this.config);
+        await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
+        fresh.set(runId, [...cached.acc.findings()]);
+      }
+      const touched = new Set<string>([...formats.keys()]);
+      for (const runId of touched) {
+        const cached = this.cache.get(runId)!;
+        const found = fresh.get(runId) ?? [];
+        counts.findingsNew += found.length;
+        await insertFindings(tx, runId, found, (id) => tsOf.get(id) ?? null);
+        await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
+        await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);
+        if (source.sourceId !== null) {
+          await tx.run(`INSERT INTO "RunSource" ("runId","sourceId") VALUES (?,?) ON CONFLICT DO NOTHING`, [runId, source.sourceId]);
+        }
+      }
+      for (const r of rejected) {
+        counts.linesRejected++;
+        await storeIngestError(tx, source, r);
+      }
+      if (source.progress && source.sourceId !== null) {
+        const p = source.progress;
+        await tx.run(
+          `UPDATE "IngestSource" SET "offset"=?,"lineCount"=?,"fingerprint"=?,"size"=?,"mtimeMs"=?,"format"=COALESCE(?, "format"),
+           "eventCount"="eventCount"+?,"errorCount"="errorCount"+?,"updatedAt"=? WHERE "id"=?`,
+          [p.offset, p.lineCount, p.fingerprint, p.size, p.mtimeMs, p.format, inserted.filter(Boolean).length,
+            rejected.length, Date.now(), source.sourceId],
+        );
+      }
+      this.trimCache();
+      return rejected;
+    });
+  }
+
+  /** Makes sure the run exists and its cached accumulator matches what is stored. */
+  private async loadRun(tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts): Promise<void> {
+    const select = () =>
+      tx.get<{ eventCount: number; format: string; facts: string | null }>(
+        `SELECT "eventCount","format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
+        [runId],
+      );
+    let row = await select();
+    if (!row) {
+      const now = Date.now();
+      const created = await tx.run(
+        `INSERT INTO "Run" ("id","format","createdAt","updatedAt") VALUES (?,?,?,?) ON CONFLICT DO NOTHING`,
+        [runId, format, now, now],
+      );
+      if (created > 0) {
+        counts.runsNew++;
+        this.cache.set(runId, { acc: new RunAccumulator(runId, format, this.config), format, facts: null });
+        return;
+      }
+      // Another writer created it meanwhile: wait for its row and start from what it stored.
+      row = await select();
+      if (!row) throw new Error(`run ${runId} vanished while being ingested`);
+    }
+    const cached = this.cache.get(runId);
+    if (cached && cached.acc.summary().eventCount === Number(row.eventCount)) {
+      this.cache.delete(runId);
+      this.cache.set(runId, cached);
+      return;
+    }
+    const storedFormat = row.format as SourceFormat;
+    const facts = row.facts ? (JSON.parse(row.facts) as RunFactFields) : null;
+    const acc = await rebuildAccumulator(tx, runId, storedFormat, row.facts, this.config);
+    this.cache.set(runId, { acc, format: storedFormat, facts });
+  }
+
+  private trimCache(): void {
+    while (this.cache.size > MAX_CACHED_RUNS) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+  }
+}
+
+function stripMarkdown(facts: RunFactFields): RunFactFields {
+  const { markdown: _markdown, ...rest } = facts;
+  return rest;
+}
+
+/** Stores a rejected line once (the same bad line read twice is one error). */
+export async function storeIngestError(tx: SqlDb, source: BatchSource, r: RejectedLine): Promise<void> {
+  const key = createHash("sha256")
+    .update(`${source.name}\u0000${r.line ?? ""}\u0000${r.message}\u0000${r.excerpt ?? ""}`)
+    .digest("hex");
+  await tx.run(
+    `INSERT INTO "IngestError" ("sourceId","source","line","message","key","runId","excerpt","createdAt")
+     VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+    [source.sourceId, source.name, r.line, r.message, key, r.runId, r.excerpt, Date.now()],
+  );
+}

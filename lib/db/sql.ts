@@ -1,0 +1,146 @@
+import Database from "better-sqlite3";
+import pg from "pg";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { DbConfig } from "./config";
+
+export type SqlValue = string | number | boolean | null;
+export type SqlRow = Record<string, unknown>;
+
+/**
+ * The thin SQL layer under the ingest hot path and the migrator. Statements use
+ * `?` placeholders and double-quoted identifiers, which both SQLite and (after
+ * `?` → `$n`) PostgreSQL accept. Everything else goes through Prisma.
+ */
+export interface SqlDb {
+  readonly kind: "sqlite" | "postgres";
+  all<T = SqlRow>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  get<T = SqlRow>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
+  run(sql: string, params?: SqlValue[]): Promise<number>;
+  exec(script: string): Promise<void>;
+  /** Runs `fn` in one transaction (serialised per connection for SQLite). */
+  transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Opens the database the config names (creating the SQLite file's folder). */
+export function openSqlDb(config: DbConfig): SqlDb {
+  return config.kind === "sqlite" ? openSqlite(config.file) : openPostgres(config.url);
+}
+
+function openSqlite(file: string): SqlDb {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: 30_000 });
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  // One connection serves every caller in the process: transactions take turns,
+  // so that awaits inside one never interleave another's statements.
+  let queue: Promise<unknown> = Promise.resolve();
+  let inTx = false;
+  const api: SqlDb = {
+    kind: "sqlite",
+    async all<T>(sql: string, params: SqlValue[] = []) {
+      const s = prepare(sql);
+      return (s.reader ? s.all(...params) : (s.run(...params), [])) as T[];
+    },
+    async get<T>(sql: string, params: SqlValue[] = []) {
+      return prepare(sql).get(...params) as T | undefined;
+    },
+    async run(sql: string, params: SqlValue[] = []) {
+      return prepare(sql).run(...params).changes;
+    },
+    async exec(script: string) {
+      db.exec(script);
+    },
+    transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
+      if (inTx) return fn(api);
+      const next = queue.then(async () => {
+        db.exec("BEGIN IMMEDIATE");
+        inTx = true;
+        try {
+          const result = await fn(api);
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          throw error;
+        } finally {
+          inTx = false;
+        }
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      await queue;
+      db.close();
+    },
+  };
+  return api;
+}
+
+/** `?` placeholders to PostgreSQL's `$1…$n`. */
+export function toPgPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function openPostgres(url: string): SqlDb {
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const cache = new Map<string, string>();
+  const text = (sql: string) => {
+    let t = cache.get(sql);
+    if (t === undefined) {
+      t = toPgPlaceholders(sql);
+      cache.set(sql, t);
+    }
+    return t;
+  };
+  const over = (q: pg.Pool | pg.PoolClient, inTx: boolean): SqlDb => {
+    const api: SqlDb = {
+      kind: "postgres",
+      async all<T>(sql: string, params: SqlValue[] = []) {
+        return (await q.query(text(sql), params)).rows as T[];
+      },
+      async get<T>(sql: string, params: SqlValue[] = []) {
+        return (await q.query(text(sql), params)).rows[0] as T | undefined;
+      },
+      async run(sql: string, params: SqlValue[] = []) {
+        return (await q.query(text(sql), params)).rowCount ?? 0;
+      },
+      async exec(script: string) {
+        await q.query(script);
+      },
+      async transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
+        if (inTx) return fn(api);
+        const client = await pool.connect();
+        try {
+          await client.query("BEGIN");
+          const result = await fn(over(client, true));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
+      async close() {
+        await pool.end();
+      },
+    };
+    return api;
+  };
+  return over(pool, false);
+}

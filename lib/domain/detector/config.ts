@@ -1,0 +1,239 @@
+/**
+ * Detector settings (`detector.md`, "Settings keys"): one flat object whose
+ * keys are the budget names, the signal names and the task-attempt settings.
+ * The same keys come from `--config`, project settings and
+ * `run.started.budgets`.
+ */
+
+export interface DetectorConfig {
+  maxCycleIterations: number;
+  maxTurnsPerNode: number;
+  turnTimeoutMs: number;
+  maxSteps: number;
+  /** `null` = unset (no limit). */
+  maxTokensPerTurn: number | null;
+  maxRuntimeMsPerNode: number | null;
+  maxCycleRuntimeMs: number | null;
+  /** In the currency of `costUsd` (US dollars). */
+  maxCycleCost: number | null;
+  identical_outputs: number;
+  unchanged_diff: number;
+  repeated_failure: number;
+  failing_not_decreasing: number;
+  oscillation: number;
+  repeated_tool_call: number;
+  edge_without_progress: number;
+  edge_without_progress_verifier: number;
+  maxAttempts: number;
+  attemptWindowMs: number;
+  enableAutoUnblock: boolean;
+  maxAttemptsBeforeForceNext: number;
+}
+
+export type DetectorConfigKey = keyof DetectorConfig;
+
+/** The defaults of the spec, from the loop-safety designs this project serves. */
+export const DEFAULT_DETECTOR_CONFIG: Readonly<DetectorConfig> = Object.freeze({
+  maxCycleIterations: 8,
+  maxTurnsPerNode: 6,
+  turnTimeoutMs: 600_000,
+  maxSteps: 100,
+  maxTokensPerTurn: null,
+  maxRuntimeMsPerNode: null,
+  maxCycleRuntimeMs: null,
+  maxCycleCost: null,
+  identical_outputs: 3,
+  unchanged_diff: 2,
+  repeated_failure: 3,
+  failing_not_decreasing: 3,
+  oscillation: 4,
+  repeated_tool_call: 3,
+  edge_without_progress: 5,
+  edge_without_progress_verifier: 3,
+  maxAttempts: 3,
+  attemptWindowMs: 3_600_000,
+  enableAutoUnblock: true,
+  maxAttemptsBeforeForceNext: 5,
+});
+
+/**
+ * Named starting points for a project's settings. `recommended` is the spec's
+ * defaults; `conservative` lets loops run longer before halting and never
+ * unblocks on its own; `aggressive` halts sooner (each signal keeps the
+ * smallest value at which it still means something: two equal diffs, an
+ * A,B,A alternation).
+ */
+export const DETECTOR_PRESETS: Readonly<
+  Record<"conservative" | "recommended" | "aggressive", Readonly<DetectorConfig>>
+> = Object.freeze({
+  conservative: Object.freeze({
+    ...DEFAULT_DETECTOR_CONFIG,
+    maxCycleIterations: 12,
+    maxTurnsPerNode: 10,
+    turnTimeoutMs: 900_000,
+    maxSteps: 200,
+    identical_outputs: 4,
+    unchanged_diff: 3,
+    repeated_failure: 4,
+    failing_not_decreasing: 4,
+    oscillation: 6,
+    repeated_tool_call: 5,
+    edge_without_progress: 8,
+    edge_without_progress_verifier: 5,
+    maxAttempts: 5,
+    enableAutoUnblock: false,
+    maxAttemptsBeforeForceNext: 8,
+  }),
+  recommended: DEFAULT_DETECTOR_CONFIG,
+  aggressive: Object.freeze({
+    ...DEFAULT_DETECTOR_CONFIG,
+    maxCycleIterations: 5,
+    maxTurnsPerNode: 4,
+    turnTimeoutMs: 300_000,
+    maxSteps: 60,
+    identical_outputs: 2,
+    repeated_failure: 2,
+    failing_not_decreasing: 2,
+    oscillation: 3,
+    repeated_tool_call: 2,
+    edge_without_progress: 3,
+    edge_without_progress_verifier: 2,
+    maxAttempts: 2,
+    maxAttemptsBeforeForceNext: 3,
+  }),
+});
+
+/** How a setting's value is checked: a count, an amount (ms or money), or a switch. */
+type FieldRule =
+  | { kind: "count"; nullable: boolean; min: number }
+  | { kind: "amount"; nullable: boolean }
+  | { kind: "boolean" };
+
+const COUNT = { kind: "count", nullable: false, min: 0 } as const;
+const AMOUNT = { kind: "amount", nullable: false } as const;
+
+/** Every setting key with its rule, in the order of the spec's tables. */
+export const DETECTOR_CONFIG_RULES: Readonly<Record<DetectorConfigKey, FieldRule>> = {
+  maxCycleIterations: COUNT,
+  maxTurnsPerNode: COUNT,
+  turnTimeoutMs: AMOUNT,
+  maxSteps: COUNT,
+  maxTokensPerTurn: { kind: "count", nullable: true, min: 0 },
+  maxRuntimeMsPerNode: { kind: "amount", nullable: true },
+  maxCycleRuntimeMs: { kind: "amount", nullable: true },
+  maxCycleCost: { kind: "amount", nullable: true },
+  identical_outputs: COUNT,
+  unchanged_diff: COUNT,
+  repeated_failure: COUNT,
+  failing_not_decreasing: COUNT,
+  // An alternation needs two distinct values, so fewer than 2 hashes cannot oscillate.
+  oscillation: { kind: "count", nullable: false, min: 2 },
+  repeated_tool_call: COUNT,
+  edge_without_progress: COUNT,
+  edge_without_progress_verifier: COUNT,
+  maxAttempts: COUNT,
+  attemptWindowMs: AMOUNT,
+  enableAutoUnblock: { kind: "boolean" },
+  maxAttemptsBeforeForceNext: COUNT,
+};
+
+const CONFIG_KEYS = Object.keys(DETECTOR_CONFIG_RULES) as DetectorConfigKey[];
+
+export interface ConfigFieldError {
+  field: string;
+  message: string;
+}
+
+export type ParsedDetectorConfig =
+  | { ok: true; config: Partial<DetectorConfig> }
+  | { ok: false; errors: ConfigFieldError[] };
+
+/**
+ * Reads a flat settings object field by field: the valid fields, and one error
+ * per wrong value. Unknown keys are ignored; `undefined` means "not given".
+ */
+export function readConfigFields(input: unknown): {
+  config: Partial<DetectorConfig>;
+  errors: ConfigFieldError[];
+} {
+  const config: Partial<DetectorConfig> = {};
+  const errors: ConfigFieldError[] = [];
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    errors.push({ field: "(root)", message: "expected a flat JSON object of settings" });
+    return { config, errors };
+  }
+  const record = input as Record<string, unknown>;
+  const target = config as Record<DetectorConfigKey, unknown>;
+  for (const key of CONFIG_KEYS) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    const value = record[key];
+    if (value === undefined) continue;
+    const problem = checkField(DETECTOR_CONFIG_RULES[key], value);
+    if (problem === null) target[key] = value;
+    else errors.push({ field: key, message: problem });
+  }
+  return { config, errors };
+}
+
+function checkField(rule: FieldRule, value: unknown): string | null {
+  if (rule.kind === "boolean") return typeof value === "boolean" ? null : "expected true or false";
+  if (value === null) return rule.nullable ? null : "expected a number (this setting cannot be unset)";
+  if (typeof value !== "number" || !Number.isFinite(value)) return "expected a finite number";
+  if (rule.kind === "amount") return value < 0 ? "expected a number >= 0" : null;
+  if (!Number.isInteger(value)) return "expected a whole number";
+  return value < rule.min ? `expected a whole number >= ${rule.min}` : null;
+}
+
+/**
+ * Validates a flat settings object (from `--config`, a project's settings or
+ * a form). Unknown keys are ignored; every wrong value is reported by field.
+ *
+ * @example parseDetectorConfig({ maxSteps: 50, oscillation: 1 })
+ * // { ok: false, errors: [{ field: "oscillation", message: "expected a whole number >= 2" }] }
+ */
+export function parseDetectorConfig(input: unknown): ParsedDetectorConfig {
+  const { config, errors } = readConfigFields(input);
+  return errors.length === 0 ? { ok: true, config } : { ok: false, errors };
+}
+
+/**
+ * Layers partial settings over the defaults, later layers winning; a key that
+ * is absent (or `undefined`) in a layer leaves the value below it.
+ *
+ * @example resolveDetectorConfig(DETECTOR_PRESETS.aggressive, projectSettings, { maxSteps: 40 })
+ */
+export function resolveDetectorConfig(...layers: Partial<DetectorConfig>[]): DetectorConfig {
+  const resolved: DetectorConfig = { ...DEFAULT_DETECTOR_CONFIG };
+  const target = resolved as Record<DetectorConfigKey, unknown>;
+  for (const layer of layers) {
+    for (const key of CONFIG_KEYS) {
+      const value = layer[key];
+      if (value !== undefined) target[key] = value;
+    }
+  }
+  return resolved;
+}
+
+/**
+ * Adds a person's `budgetDelta` to the settings in force (Loopscope's
+ * extension of `human.decision`). Only numeric settings move; an unset budget
+ * stays unset (there is no limit to raise); results are clamped to the
+ * smallest valid value. Returns the keys that were raised.
+ */
+export function applyBudgetDelta(config: DetectorConfig, delta: unknown): DetectorConfigKey[] {
+  const raised: DetectorConfigKey[] = [];
+  if (delta === null || typeof delta !== "object" || Array.isArray(delta)) return raised;
+  const record = delta as Record<string, unknown>;
+  const target = config as Record<DetectorConfigKey, unknown>;
+  for (const key of CONFIG_KEYS) {
+    const rule = DETECTOR_CONFIG_RULES[key];
+    const step = record[key];
+    if (rule.kind === "boolean" || typeof step !== "number" || !Number.isFinite(step) || step === 0) continue;
+    const current = config[key];
+    if (typeof current !== "number") continue;
+    const min = rule.kind === "count" ? rule.min : 0;
+    target[key] = Math.max(min, current + step);
+    if (step > 0) raised.push(key);
+  }
+  return raised;
+}

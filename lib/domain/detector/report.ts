@@ -1,0 +1,98 @@
+/**
+ * The document of `loopscope detect --json` (`detector.md`, "Command-line
+ * contract") and its human-readable table.
+ */
+import type { LoopEvent, SourceFormat } from "../protocol/types";
+import { detectOrderedRun, orderRunEvents } from "./batch";
+import type { DetectorConfig } from "./config";
+import type { Finding } from "./findings";
+
+export interface DetectReportRun {
+  runId: string;
+  format: SourceFormat;
+  /** Of the last `run.completed` in `ts` order; `null` when none (a halted run nobody ended stays null). */
+  terminalStatus: string | null;
+  /** In the order of their `atEventId` in the run. */
+  findings: Finding[];
+}
+
+export interface DetectReportError {
+  source: string;
+  line: number | null;
+  message: string;
+}
+
+export interface DetectReport {
+  runs: DetectReportRun[];
+  errors: DetectReportError[];
+}
+
+export interface DetectReportInput {
+  runs: { runId: string; format: SourceFormat; events: LoopEvent[] }[];
+  errors: DetectReportError[];
+}
+
+/**
+ * Builds the detect document: runs sorted by `runId` (JavaScript's default
+ * sort), each with its terminal status and findings; errors as given (in
+ * reading order). Every key is present, `null` where it does not apply.
+ */
+export function buildDetectReport(input: DetectReportInput, config?: Partial<DetectorConfig>): DetectReport {
+  const runs = input.runs.map((run): DetectReportRun => {
+    const ordered = orderRunEvents(run.events);
+    let terminalStatus: string | null = null;
+    for (const event of ordered) {
+      if (event.type === "run.completed" && typeof event.terminalStatus === "string") {
+        terminalStatus = event.terminalStatus;
+      }
+    }
+    return { runId: run.runId, format: run.format, terminalStatus, findings: detectOrderedRun(ordered, config) };
+  });
+  runs.sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+  return {
+    runs,
+    errors: input.errors.map((error) => ({ source: error.source, line: error.line, message: error.message })),
+  };
+}
+
+function padTable(rows: string[][], indent: string): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) =>
+    (indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join("  ")).trimEnd(),
+  );
+}
+
+function describeFinding(finding: Finding): string[] {
+  const where = finding.edge ?? finding.node ?? (finding.taskId === null ? "-" : `task ${finding.taskId}`);
+  const signal = finding.loopType === null ? finding.signal : `${finding.signal}:${finding.loopType}`;
+  const tail = finding.recommendation === null ? "" : ` -> ${finding.recommendation}`;
+  return [finding.atEventId, finding.haltReason, signal, where, `${finding.count}/${finding.limit}${tail}`];
+}
+
+/**
+ * The human-readable form of a detect report: an aligned table of runs (id,
+ * format, terminal status, findings), each followed by one line per finding
+ * (event id, halt reason, signal, node or edge, count/limit), then the errors
+ * as `source:line  message`.
+ */
+export function formatDetectTable(report: DetectReport): string {
+  const lines: string[] = [];
+  const runRows = [["RUN", "FORMAT", "TERMINAL STATUS", "FINDINGS"]].concat(
+    report.runs.map((run) => [run.runId, run.format, run.terminalStatus ?? "-", String(run.findings.length)]),
+  );
+  const formatted = padTable(runRows, "");
+  lines.push(formatted[0]);
+  report.runs.forEach((run, i) => {
+    lines.push(formatted[i + 1]);
+    if (run.findings.length > 0) lines.push(...padTable(run.findings.map(describeFinding), "    "));
+  });
+  if (report.runs.length === 0) lines.push("(no runs)");
+  if (report.errors.length > 0) {
+    lines.push("", `ERRORS (${report.errors.length})`);
+    for (const error of report.errors) {
+      lines.push(`  ${error.line === null ? error.source : `${error.source}:${error.line}`}  ${error.message}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}

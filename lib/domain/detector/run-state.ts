@@ -1,0 +1,100 @@
+/**
+ * Everything the detector keeps about one run, and how a finding is placed
+ * and evidenced. Memory is bounded by the graph, the evidence windows and the
+ * sets of distinct hashes that "new in the run" needs, not by the number of
+ * events.
+ */
+import type { LoopEvent } from "../protocol/types";
+import type { DetectorConfig } from "./config";
+import type { FindingEvidence, FindingPlace } from "./findings";
+import { DetectorGraph, type Cycle, type EdgeRecord, type NodeRecord, ToolStreak } from "./graph";
+import { HashStreak, RecentWindow } from "./streaks";
+
+/** Node-scoped signals, as bits of `NodeRecord.fired`. */
+export const NODE_SCOPE = {
+  maxTurnsPerNode: 1,
+  turnTimeoutMs: 2,
+  maxTokensPerTurn: 4,
+  maxRuntimeMsPerNode: 8,
+  identical_outputs: 16,
+  oscillation: 32,
+  repeated_tool_call: 64,
+} as const;
+
+/** Run-scoped signals, as bits of `RunState.fired`. */
+export const RUN_SCOPE = {
+  maxSteps: 1,
+  unchanged_diff: 2,
+  diffOscillation: 4,
+  repeated_failure: 8,
+  failing_not_decreasing: 16,
+  /** `repeated_tool_call` of calls without a node: they share one scope. */
+  nodelessToolCall: 32,
+} as const;
+
+/** Cycle-scoped signals, as bits of `Cycle.fired`. */
+export const CYCLE_SCOPE = {
+  maxCycleIterations: 1,
+  maxCycleRuntimeMs: 2,
+  maxCycleCost: 4,
+} as const;
+
+export class RunState {
+  readonly graph = new DetectorGraph();
+  fired = 0;
+  steps = 0;
+  readonly diffs = new HashStreak();
+  /** Failing `verify.result`s in a row with the same signature (a pass breaks it). */
+  failureRun = 0;
+  lastFailure: string | null = null;
+  /** Lowest failing count since the last pass; -1 before the first failing result. */
+  lowestFailing = -1;
+  notDecreasingRun = 0;
+  readonly nodelessTools = new ToolStreak();
+  readonly seenOutputs = new Set<string>();
+  readonly seenDiffs = new Set<string>();
+  /** query → results hashes seen (`null` for a result without `resultsHash`). */
+  readonly seenResearch = new Map<string, Set<string | null>>();
+  readonly recentDiffs = new RecentWindow<string>();
+  readonly recentFailures = new RecentWindow<string>();
+  readonly recentFailingCounts = new RecentWindow<number>();
+  /** Queries whose result repeated an earlier (query, resultsHash): "no new information". */
+  readonly repeatedQueries = new RecentWindow<string>();
+
+  constructor(public config: DetectorConfig) {}
+
+  /**
+   * Where a finding made at `event` points: its `node`; the edge for an
+   * `edge.traversed`; the given cycle (cycle budgets), else the cycle holding
+   * both ends of the edge, else the cycle holding the node.
+   */
+  placeFinding(
+    event: LoopEvent,
+    node: NodeRecord | null,
+    edge: EdgeRecord | null,
+    cycle?: Cycle,
+  ): FindingPlace {
+    let cycleId: string | null = null;
+    if (cycle !== undefined) cycleId = cycle.id;
+    else if (edge !== null) cycleId = this.graph.cycleOfEdge(edge.from, edge.to)?.id ?? null;
+    else if (node !== null) cycleId = node.cycle?.id ?? null;
+    return {
+      node: node === null ? null : node.id,
+      edge: edge === null ? null : edge.key,
+      cycleId,
+      atEventId: event.id,
+    };
+  }
+
+  /** The evidence windows as they stand, with the numbers that fired. */
+  buildEvidence(node: NodeRecord | null, count: number, limit: number): FindingEvidence {
+    return {
+      outputHashes: node === null ? [] : node.recentOutputs.toArray(),
+      diffHashes: this.recentDiffs.toArray(),
+      failureSignatures: this.recentFailures.toArray(),
+      failingCounts: this.recentFailingCounts.toArray(),
+      count,
+      limit,
+    };
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Detecting a source's format from its first lines, never from its name
+ * (`formats.md`: "Each file's format is detected from its content").
+ */
+import type { SourceFormat } from "../protocol/types";
+import { isJsonObject } from "./json-line";
+
+/** A detected format: a `SourceFormat`, `retrospectives` (read as `sdd-report`), or why none applies. */
+export type DetectedFormat = SourceFormat | "retrospectives" | "unknown" | "binary";
+
+/** How much of a source detection looks at: this many non-blank lines… */
+export const DETECT_MAX_LINES = 20;
+/** …within this many bytes (a reader hands `detectFormatFromBytes` at most this much). */
+export const DETECT_MAX_BYTES = 64 * 1024;
+
+/**
+ * Types only the graph-workflow runtime writes (`formats.md` §3). A protocol
+ * file might carry an unknown type of its own, but not these.
+ */
+const WORKFLOW_TYPES = new Set([
+  "run.patch",
+  "run.mode",
+  "run.stalled",
+  "node.patch",
+  "node.progress",
+  "turn.status",
+  "edge.created",
+  "handoff.sent",
+  "telemetry.usage",
+  "artifact.created",
+  "message.user",
+  "tool.proposed",
+]);
+const WORKFLOW_TYPE_PREFIXES = ["message.assistant.", "approval."];
+
+const REPORT_HEADING = /^#\s+Run Report:\s*\S/i;
+const RETROSPECTIVE_HEADING = /^##\s+Run\s+.+?\s+\(ID:\s*[^)\s][^)]*\)/i;
+
+type JsonVote = "protocol" | "sdd-events" | "workflow-events";
+
+/**
+ * The format of a source from its first text: `binary` for a NUL character,
+ * `sdd-report` for a `# Run Report:` document, `retrospectives` for
+ * `## Run <ts> (ID: <id>)` sections, else one of the JSON-lines formats by the
+ * shape of its objects; a malformed line among the first ones is tolerated.
+ *
+ * @example detectFormat('{"type":"run.started","runId":"r","threadId":"t","timestamp":"…","payload":{}}') // "sdd-events"
+ */
+export function detectFormat(firstText: string): DetectedFormat {
+  if (firstText.includes("\u0000")) return "binary";
+  let text = firstText.length > DETECT_MAX_BYTES ? firstText.slice(0, DETECT_MAX_BYTES) : firstText;
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = listFirstLines(text);
+  if (lines.length === 0) return "unknown";
+  return lines[0].startsWith("{") ? detectJsonFormat(lines) : detectMarkdownFormat(lines);
+}
+
+/**
+ * `detectFormat` over the first bytes of a source (at most `DETECT_MAX_BYTES`
+ * are looked at): invalid UTF-8 or a NUL byte make it `binary`. A multi-byte
+ * character cut at the end of `head` is not an error.
+ */
+export function detectFormatFromBytes(head: Uint8Array): DetectedFormat {
+  const window = head.length > DETECT_MAX_BYTES ? head.subarray(0, DETECT_MAX_BYTES) : head;
+  if (window.indexOf(0) !== -1) return "binary";
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(window, { stream: true });
+  } catch {
+    return "binary";
+  }
+  return detectFormat(text);
+}
+
+function listFirstLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  while (start < text.length && lines.length < DETECT_MAX_LINES) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end).trim();
+    if (line !== "") lines.push(line);
+    start = end + 1;
+  }
+  return lines;
+}
+
+function detectMarkdownFormat(lines: string[]): DetectedFormat {
+  for (const line of lines) {
+    if (REPORT_HEADING.test(line)) return "sdd-report";
+    if (RETROSPECTIVE_HEADING.test(line)) return "retrospectives";
+  }
+  return "unknown";
+}
+
+function detectJsonFormat(lines: string[]): DetectedFormat {
+  const parsedVotes = new Set<JsonVote>();
+  const sniffedVotes = new Set<JsonVote>();
+  for (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // A malformed line, or the last one cut by the detection window.
+      const sniffed = sniffJsonLine(line);
+      if (sniffed !== null) sniffedVotes.add(sniffed);
+      continue;
+    }
+    const vote = isJsonObject(value) ? classifyObject(value) : null;
+    if (vote !== null) parsedVotes.add(vote);
+  }
+  return decide(parsedVotes.size > 0 ? parsedVotes : sniffedVotes);
+}
+
+function decide(votes: Set<JsonVote>): DetectedFormat {
+  // A single workflow-only line settles it: those types never occur elsewhere.
+  if (votes.has("workflow-events")) return "workflow-events";
+  if (votes.has("sdd-events")) return "sdd-events";
+  if (votes.has("protocol")) return "protocol";
+  return "unknown";
+}
+
+function classifyObject(obj: Record<string, unknown>): JsonVote | null {
+  const type = obj.type;
+  if (typeof type !== "string") return null;
+  if ("timestamp" in obj && !("ts" in obj) && ("threadId" in obj || "payload" in obj)) return "sdd-events";
+  if (!("runId" in obj)) return null;
+  if (isWorkflowType(type) || typeof obj.nodeId === "string") return "workflow-events";
+  if ("ts" in obj || "id" in obj) return "protocol";
+  return null;
+}
+
+function isWorkflowType(type: string): boolean {
+  return WORKFLOW_TYPES.has(type) || WORKFLOW_TYPE_PREFIXES.some((prefix) => type.startsWith(prefix));
+}
+
+/** Key sniffing for a line that does not parse (typically cut short). */
+function sniffJsonLine(line: string): JsonVote | null {
+  if (!line.includes('"type"')) return null;
+  if (line.includes('"timestamp"') && (line.includes('"threadId"') || line.includes('"payload"'))) {
+    return "sdd-events";
+  }
+  if (!line.includes('"runId"')) return null;
+  const typeValue = /"type"\s*:\s*"([^"]*)"/.exec(line)?.[1];
+  if ((typeValue !== undefined && isWorkflowType(typeValue)) || line.includes('"nodeId"')) return "workflow-events";
+  if (line.includes('"ts"') || line.includes('"id"')) return "protocol";
+  return null;
+}

@@ -1,0 +1,262 @@
+/**
+ * The entry point of ingest: one source (a file's bytes, a request body) in,
+ * parse items out, whatever its format. JSON-lines formats are streamed line
+ * by line; markdown documents are collected (up to a cap) and parsed whole.
+ */
+import type { SourceFormat } from "../protocol/types";
+import type { ParsedEvent, ParseItem } from "./types";
+import { DETECT_MAX_BYTES, detectFormatFromBytes, type DetectedFormat } from "./detect-format";
+import { formatByteLimit } from "./json-line";
+import { createProtocolMapper, type LineMapper } from "./line-mapper";
+import { LineSplitter, splitLinesSync, type LineItem } from "./lines";
+import { parseProtocolLine } from "./protocol";
+import { parseRetrospectives } from "./retrospectives";
+import { createSddEventsMapper } from "./sdd-events";
+import { parseSddReport } from "./sdd-report";
+import { createWorkflowEventsMapper } from "./workflow-events";
+
+/** A parse item with the byte offset just after the line that produced it. */
+export type SourceItem = ParseItem & { endOffset?: number };
+
+/** What a caller may force instead of detection. */
+export type ParseSourceFormat = SourceFormat | "retrospectives";
+
+/** Options of `parseSource`; only `sourceKey` is required. */
+export interface ParseSourceOptions {
+  /** Names the source (a file's base name): the stand-in id prefix of formats without ids. Not part of stable ids. */
+  sourceKey: string;
+  /** See `SplitLinesOptions.emitUnterminatedLast`. Default true. */
+  emitUnterminatedLast?: boolean;
+  /** Number of the first line (resuming a JSON-lines file). Default 1. */
+  startLine?: number;
+  /** Byte offset of the first chunk in its file (resuming). Default 0. */
+  startOffset?: number;
+  /** Skips detection (e.g. when resuming in the middle of a file whose format is known). */
+  format?: ParseSourceFormat;
+  /** Called once with the detected (or given) format, before any item. */
+  onFormat?: (format: DetectedFormat) => void;
+  /** Per-line limit of JSON-lines formats. Default 1 MiB. */
+  maxLineBytes?: number;
+  /** Limit of a markdown document. Default 16 MiB. */
+  maxDocumentBytes?: number;
+}
+
+/** The largest markdown document read; reports are kilobytes, so more is not a report. */
+export const MAX_DOCUMENT_BYTES = 16 << 20;
+
+/** The one error of a source that matches no supported format (`line: null`, `detector.md`). */
+export const UNSUPPORTED_FORMAT_MESSAGE =
+  "not a supported format (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events or graph-workflow events)";
+
+/** Lines looked at for detection: more than `DETECT_MAX_LINES`, to get past blank lines. */
+const DETECT_HEAD_NEWLINES = 64;
+
+/**
+ * Parses one source, detecting its format from its first bytes unless given.
+ * Never throws on bad input: a bad line is a `ParseError` with its line and
+ * the lines around it are still parsed; a source in no supported format is one
+ * error with `line: null`; an empty source yields nothing.
+ *
+ * `endOffset` (JSON-lines formats) is the byte offset, in the file, after the
+ * line whose reading produced the item: a watcher may resume there with
+ * `startOffset`/`startLine`, at the cost of the mapper's memory of earlier
+ * lines (a graph-workflow turn's tokens, say), so a long-lived watcher should
+ * rather keep one `parseSource` over a growing stream. Markdown items carry the
+ * document's end.
+ *
+ * @example
+ * for await (const item of parseSource(createReadStream(path), { sourceKey: basename(path) })) store(item);
+ */
+export async function* parseSource(
+  chunks: AsyncIterable<Uint8Array | string>,
+  opts: ParseSourceOptions,
+): AsyncIterable<SourceItem> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  try {
+    let format: DetectedFormat | undefined = opts.format;
+    let head: Uint8Array[] = [];
+    let exhausted = false;
+    if (format === undefined) {
+      ({ head, exhausted } = await readHead(iterator));
+      const headBytes = concatBytes(head);
+      const contentStart = findContentStart(headBytes);
+      if (contentStart === -1 && exhausted) return;
+      format = contentStart === -1 ? "unknown" : detectFormatFromBytes(headBytes.subarray(contentStart));
+    }
+    opts.onFormat?.(format);
+    if (format === "binary") {
+      yield { kind: "error", line: null, message: "binary file" };
+      return;
+    }
+    if (format === "unknown") {
+      yield { kind: "error", line: null, message: UNSUPPORTED_FORMAT_MESSAGE };
+      return;
+    }
+    const all = replay(head, iterator, exhausted);
+    if (format === "sdd-report" || format === "retrospectives") {
+      yield* parseDocument(all, format, opts);
+    } else {
+      yield* parseJsonLines(all, createLineMapper(format, opts.sourceKey), opts);
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** The mapper of a JSON-lines format. */
+export function createLineMapper(format: SourceFormat, sourceKey: string): LineMapper {
+  if (format === "sdd-events") return createSddEventsMapper(sourceKey);
+  if (format === "workflow-events") return createWorkflowEventsMapper(sourceKey);
+  return createProtocolMapper();
+}
+
+/**
+ * Parses a request body of NDJSON protocol events (the HTTP ingest API): the
+ * valid events, and one error per bad line; a bad line never hides a good one.
+ */
+export function parseProtocolLines(text: string): { events: ParsedEvent[]; errors: { line: number; message: string }[] } {
+  const events: ParsedEvent[] = [];
+  const errors: { line: number; message: string }[] = [];
+  for (const item of splitLinesSync(text)) {
+    if ("error" in item) {
+      errors.push({ line: item.line, message: item.error });
+      continue;
+    }
+    const result = parseProtocolLine(item.text);
+    if (result.ok) {
+      const event = result.event;
+      events.push({ kind: "event", event, line: item.line, raw: item.text, sourceType: event.type, format: "protocol" });
+    } else {
+      errors.push({ line: item.line, message: result.message });
+    }
+  }
+  return { events, errors };
+}
+
+async function* parseJsonLines(
+  chunks: AsyncIterable<Uint8Array | string>,
+  mapper: LineMapper,
+  opts: ParseSourceOptions,
+): AsyncIterable<SourceItem> {
+  const splitter = new LineSplitter({
+    maxLineBytes: opts.maxLineBytes,
+    emitUnterminatedLast: opts.emitUnterminatedLast,
+    startLine: opts.startLine,
+    startOffset: opts.startOffset,
+  });
+  const lines: LineItem[] = [];
+  let lastEnd: number | undefined;
+  const mapLines = (): SourceItem[] => {
+    const out: SourceItem[] = [];
+    for (const item of lines) {
+      lastEnd = item.endOffset;
+      if ("error" in item) {
+        out.push({ kind: "error", line: item.line, message: item.error, endOffset: item.endOffset });
+        continue;
+      }
+      for (const mapped of mapper.map(item.text, item.line)) out.push(Object.assign(mapped, { endOffset: item.endOffset }));
+    }
+    lines.length = 0;
+    return out;
+  };
+  for await (const chunk of chunks) {
+    splitter.push(chunk, lines);
+    if (lines.length > 0) yield* mapLines();
+  }
+  splitter.end(lines);
+  yield* mapLines();
+  for (const held of mapper.end()) yield lastEnd === undefined ? held : Object.assign(held, { endOffset: lastEnd });
+}
+
+async function* parseDocument(
+  chunks: AsyncIterable<Uint8Array | string>,
+  format: "sdd-report" | "retrospectives",
+  opts: ParseSourceOptions,
+): AsyncIterable<SourceItem> {
+  const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const encoder = new TextEncoder();
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+    size += bytes.length;
+    if (size > limit) {
+      yield { kind: "error", line: null, message: `document is over the ${formatByteLimit(limit)} limit` };
+      return;
+    }
+    parts.push(bytes);
+  }
+  let text = new TextDecoder("utf-8").decode(concatBytes(parts));
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const items = format === "sdd-report" ? parseSddReport(text) : parseRetrospectives(text);
+  const endOffset = (opts.startOffset ?? 0) + size;
+  for (const item of items) yield Object.assign(item, { endOffset });
+}
+
+/** Reads the first chunks of a source, enough for detection. */
+async function readHead(
+  iterator: AsyncIterator<Uint8Array | string>,
+): Promise<{ head: Uint8Array[]; exhausted: boolean }> {
+  const encoder = new TextEncoder();
+  const head: Uint8Array[] = [];
+  let bytes = 0;
+  let newlines = 0;
+  // Leading blank lines do not count: detection needs content (up to a document's cap).
+  let blankBytes = 0;
+  const enough = () => {
+    if (blankBytes === bytes) return bytes >= MAX_DOCUMENT_BYTES;
+    return bytes - blankBytes >= DETECT_MAX_BYTES || newlines >= DETECT_HEAD_NEWLINES;
+  };
+  while (!enough()) {
+    const next = await iterator.next();
+    if (next.done === true) return { head, exhausted: true };
+    const chunk = typeof next.value === "string" ? encoder.encode(next.value) : next.value;
+    head.push(chunk);
+    if (blankBytes === bytes) {
+      const start = findContentStart(chunk);
+      blankBytes += start === -1 ? chunk.length : start;
+    }
+    bytes += chunk.length;
+    if (blankBytes < bytes) newlines += countNewlines(chunk, DETECT_HEAD_NEWLINES - newlines);
+  }
+  return { head, exhausted: false };
+}
+
+/** The chunks already read for detection, then the rest of the source. */
+async function* replay(
+  head: Uint8Array[],
+  iterator: AsyncIterator<Uint8Array | string>,
+  exhausted: boolean,
+): AsyncIterable<Uint8Array | string> {
+  yield* head;
+  if (exhausted) return;
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
+}
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+/** Index of the first byte that is not blank-line whitespace, or -1 when there is none. */
+function findContentStart(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 32 && b !== 9 && b !== 10 && b !== 13) return i;
+  }
+  return -1;
+}
+
+function countNewlines(chunk: Uint8Array, max: number): number {
+  let count = 0;
+  for (let at = chunk.indexOf(10); at !== -1 && count < max; at = chunk.indexOf(10, at + 1)) count++;
+  return count;
+}

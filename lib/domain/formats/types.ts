@@ -1,0 +1,85 @@
+import type { LoopEvent, SourceFormat } from "../protocol/types";
+
+/**
+ * What a parser yields while it reads one source (a file or a request body).
+ * Parsers never throw on bad input: every problem becomes a `ParseError` with
+ * its line, and every valid line around it is still yielded.
+ */
+export type ParseItem = ParsedEvent | ParseError | RunFacts;
+
+export interface ParsedEvent {
+  kind: "event";
+  /** The event, normalised onto the protocol (foreign formats are mapped). */
+  event: LoopEvent;
+  /** 1-based line of the source it came from; `null` when synthesised from a whole document. */
+  line: number | null;
+  /** The original text it came from (the JSON line, or the report section). */
+  raw: string;
+  /** The type the source itself used (`handoff.sent`, `tool.completed`, …); equals `event.type` for the protocol. */
+  sourceType: string;
+  format: SourceFormat;
+}
+
+export interface ParseError {
+  kind: "error";
+  line: number | null;
+  message: string;
+}
+
+/**
+ * Run-level facts that a document states about a run and that no event
+ * carries (SDD run reports and retrospectives): merged into the run's summary.
+ * Every field is optional; a field left out says nothing.
+ */
+export interface RunFacts {
+  kind: "run";
+  runId: string;
+  format: SourceFormat;
+  facts: RunFactFields;
+}
+
+export interface BudgetLine {
+  name: string;
+  used: number;
+  max: number | null;
+}
+
+export interface DiagnosticEntry {
+  source: string;
+  location: string;
+  count: number;
+  lastSeen?: string;
+  message?: string;
+}
+
+export interface RunFactFields {
+  /** Which document stated the facts; a run report's facts win over its retrospective's (rounded) ones. */
+  document?: "report" | "retrospective";
+  title?: string;
+  ticketId?: string;
+  ticketPath?: string;
+  ticketStatus?: string;
+  commitHash?: string;
+  profile?: string;
+  /** `success` | `failed` | `partial` as the report says it. */
+  reportStatus?: string;
+  terminalStatus?: string;
+  stopReason?: string;
+  error?: string;
+  startedAt?: string;
+  endedAt?: string;
+  durationMs?: number;
+  tokens?: number;
+  steps?: number;
+  toolCalls?: number;
+  llmCalls?: number;
+  budgets?: BudgetLine[];
+  repeatedCommands?: { command: string; count: number }[];
+  diagnostics?: DiagnosticEntry[];
+  phases?: string[];
+  filesChanged?: string[];
+  /** The whole markdown document (report or retrospective section), kept as written. */
+  markdown?: string;
+  /** Extra labelled values found and not mapped above (`Diagnostic Latency`, `Failure Mode`, …). */
+  extra?: Record<string, string>;
+}

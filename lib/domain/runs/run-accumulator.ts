@@ -1,0 +1,326 @@
+import type { LoopEvent, SourceFormat } from "../protocol/types";
+import type { RunFactFields } from "../formats/types";
+import { RunDetector, type DetectorConfig, type Finding } from "../detector";
+import type { RunStatus } from "./run-status";
+
+export interface RunSummary {
+  runId: string;
+  format: SourceFormat;
+  title: string | null;
+  ticketId: string | null;
+  profile: string | null;
+  status: RunStatus;
+  terminalStatus: string | null;
+  stopReason: string | null;
+  haltReason: string | null;
+  haltSignal: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  lastEventAt: number | null;
+  durationMs: number | null;
+  steps: number;
+  tokens: number;
+  costUsd: number;
+  eventCount: number;
+  findingCount: number;
+  loopIterations: number | null;
+  loopLimit: number | null;
+}
+
+export interface NodeTotals {
+  nodeId: string;
+  label: string | null;
+  role: string | null;
+  declared: boolean;
+  turns: number;
+  tokens: number;
+  costUsd: number;
+  runtimeMs: number;
+  firstSeen: number;
+}
+
+export interface EdgeTotals {
+  fromNode: string;
+  toNode: string;
+  declared: boolean;
+  traversals: number;
+}
+
+/** A runtime's own `loop.halted`, kept beside the detector's findings. */
+export interface RuntimeHalt {
+  eventId: string;
+  tsMs: number;
+  haltReason: string;
+  node: string | null;
+  cycleId: string | null;
+  evidence: unknown;
+  suggestedActions: string[];
+}
+
+const ENDING_RUN_STATUS: Record<string, RunStatus> = { completed: "done", stopped: "stopped", failed: "failed" };
+
+function firstLine(text: string, max: number): string {
+  const line = text.trim().split("\n", 1)[0];
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/**
+ * Folds one run's events (in order: ts instant, then arrival) and report facts
+ * into what the history and the graph need: the run's summary, node and edge
+ * totals, the detector's findings (live, through the streaming detector) and
+ * the runtime's own halts. Pure: the ingest path keeps one per run and writes
+ * what changed.
+ */
+export class RunAccumulator {
+  readonly runId: string;
+  private readonly s: RunSummary;
+  private readonly detector: RunDetector;
+  private readonly nodeMap = new Map<string, NodeTotals>();
+  private readonly edgeMap = new Map<string, EdgeTotals>();
+  private readonly allFindings: Finding[] = [];
+  private readonly halts: RuntimeHalt[] = [];
+  private runtimeStatus: string | null = null;
+  private decidedAfterHalt = false;
+  private nodeCompleted = 0;
+  private factSteps: number | null = null;
+  private factDuration: number | null = null;
+  private factTokens = 0;
+  private eventTokens = 0;
+  private lastTs = -Infinity;
+  readonly dirtyNodes = new Set<string>();
+  readonly dirtyEdges = new Set<string>();
+
+  constructor(runId: string, format: SourceFormat, config?: Partial<DetectorConfig>) {
+    this.runId = runId;
+    this.detector = new RunDetector(config);
+    this.s = {
+      runId, format, title: null, ticketId: null, profile: null, status: "running", terminalStatus: null,
+      stopReason: null, haltReason: null, haltSignal: null, startedAt: null, endedAt: null, lastEventAt: null,
+      durationMs: null, steps: 0, tokens: 0, costUsd: 0, eventCount: 0, findingCount: 0,
+      loopIterations: null, loopLimit: null,
+    };
+  }
+
+  /** The ts instant of the last event applied: a later event older than this needs a rebuild. */
+  get lastTsMs(): number {
+    return this.lastTs;
+  }
+
+  /** Applies the next event of the run; returns the detector findings it triggered. */
+  applyEvent(event: LoopEvent, tsMs: number): Finding[] {
+    const s = this.s;
+    s.eventCount++;
+    if (tsMs > this.lastTs) this.lastTs = tsMs;
+    if (s.startedAt === null || tsMs < s.startedAt) s.startedAt = tsMs;
+    if (s.lastEventAt === null || tsMs > s.lastEventAt) s.lastEventAt = tsMs;
+    if (typeof event.node === "string") this.touchNode(event.node);
+    this.applyTyped(event, tsMs);
+    const found = this.detector.feed(event);
+    if (found.length > 0) {
+      for (const f of found) this.allFindings.push(f);
+      s.findingCount = this.allFindings.length + this.halts.length;
+      if (s.haltReason === null) {
+        s.haltReason = found[0].haltReason;
+        s.haltSignal = found[0].signal;
+      }
+      this.decidedAfterHalt = false;
+    }
+    this.refreshLoopBadge();
+    this.refreshStatus();
+    return found;
+  }
+
+  private applyTyped(event: LoopEvent, tsMs: number): void {
+    const s = this.s;
+    const e = event as Record<string, unknown>;
+    switch (event.type) {
+      case "run.started": {
+        s.title = str(e.title) ?? s.title;
+        s.ticketId = str(e.ticketId) ?? s.ticketId;
+        s.profile = str(e.profile) ?? s.profile;
+        this.declareGraph(e.graph);
+        break;
+      }
+      case "graph.declared":
+        this.declareGraph(e.graph);
+        break;
+      case "message.user": {
+        // A graph-workflow run has no title; its first user message says what it is for.
+        const content = (e.message as { content?: unknown } | undefined)?.content;
+        if (s.title === null && typeof content === "string" && content.trim()) s.title = firstLine(content, 120);
+        break;
+      }
+      case "node.completed": {
+        this.nodeCompleted++;
+        const n = this.touchNode(event.node as string);
+        n.turns++;
+        n.tokens += num(e.tokens);
+        n.costUsd += num(e.costUsd);
+        n.runtimeMs += num(e.durationMs);
+        this.eventTokens += num(e.tokens);
+        s.costUsd += num(e.costUsd);
+        break;
+      }
+      case "llm.completed":
+        this.eventTokens += num(e.tokens);
+        break;
+      case "edge.traversed": {
+        const edge = this.touchEdge(e.from as string, e.to as string, false);
+        edge.traversals++;
+        break;
+      }
+      case "loop.halted": {
+        this.halts.push({
+          eventId: event.id,
+          tsMs,
+          haltReason: String(e.haltReason),
+          node: str(e.node),
+          cycleId: str(e.cycleId),
+          evidence: e.evidence ?? null,
+          suggestedActions: Array.isArray(e.suggestedActions) ? e.suggestedActions.map(String) : [],
+        });
+        s.findingCount = this.allFindings.length + this.halts.length;
+        if (s.haltReason === null) {
+          s.haltReason = String(e.haltReason);
+          s.haltSignal = "runtime";
+        }
+        this.decidedAfterHalt = false;
+        break;
+      }
+      case "human.decision":
+        this.decidedAfterHalt = true;
+        break;
+      case "run.completed":
+        s.terminalStatus = str(e.terminalStatus);
+        s.stopReason = str(e.stopReason) ?? s.stopReason;
+        s.endedAt = tsMs;
+        break;
+      case "run.status": {
+        this.runtimeStatus = str(e.status);
+        if (this.runtimeStatus && ENDING_RUN_STATUS[this.runtimeStatus]) s.endedAt = tsMs;
+        break;
+      }
+    }
+    s.steps = this.factSteps ?? this.nodeCompleted;
+    s.tokens = Math.max(this.eventTokens, this.factTokens);
+    this.refreshDuration();
+  }
+
+  /** Merges facts a report states about the run (SDD run reports, retrospectives). */
+  applyFacts(facts: RunFactFields): void {
+    const s = this.s;
+    s.title = facts.title ?? s.title;
+    s.ticketId = facts.ticketId ?? s.ticketId;
+    s.profile = facts.profile ?? s.profile;
+    if (facts.terminalStatus) s.terminalStatus = facts.terminalStatus;
+    s.stopReason = facts.stopReason ?? s.stopReason;
+    if (facts.steps !== undefined) this.factSteps = facts.steps;
+    if (facts.durationMs !== undefined) this.factDuration = facts.durationMs;
+    if (facts.tokens !== undefined) this.factTokens = facts.tokens;
+    const ended = facts.endedAt ? Date.parse(facts.endedAt) : NaN;
+    if (Number.isFinite(ended)) {
+      s.endedAt = ended;
+      const started = facts.durationMs !== undefined ? ended - facts.durationMs : NaN;
+      if (Number.isFinite(started) && (s.startedAt === null || started < s.startedAt)) s.startedAt = started;
+    }
+    s.steps = this.factSteps ?? this.nodeCompleted;
+    s.tokens = Math.max(this.eventTokens, this.factTokens);
+    this.refreshDuration();
+    this.refreshStatus();
+  }
+
+  private refreshDuration(): void {
+    const s = this.s;
+    if (this.factDuration !== null) s.durationMs = this.factDuration;
+    else if (s.startedAt !== null) s.durationMs = Math.max(0, (s.endedAt ?? s.lastEventAt ?? s.startedAt) - s.startedAt);
+  }
+
+  private refreshStatus(): void {
+    const s = this.s;
+    const ending = this.runtimeStatus ? ENDING_RUN_STATUS[this.runtimeStatus] : undefined;
+    if (s.terminalStatus) s.status = "done";
+    else if (ending) s.status = ending;
+    else if (s.findingCount > 0 && !this.decidedAfterHalt) s.status = "halted";
+    else if (this.runtimeStatus === "paused") s.status = "paused";
+    else s.status = "running";
+  }
+
+  private refreshLoopBadge(): void {
+    let worst: { iterations: number; limit: number } | null = null;
+    for (const c of this.detector.cycles()) {
+      if (!worst || c.iterations / Math.max(1, c.limit) > worst.iterations / Math.max(1, worst.limit)) worst = c;
+    }
+    this.s.loopIterations = worst ? worst.iterations : null;
+    this.s.loopLimit = worst ? worst.limit : null;
+  }
+
+  private declareGraph(graph: unknown): void {
+    if (!graph || typeof graph !== "object") return;
+    const g = graph as { nodes?: unknown; edges?: unknown };
+    if (Array.isArray(g.nodes)) {
+      for (const raw of g.nodes) {
+        if (!raw || typeof raw !== "object" || typeof (raw as { id?: unknown }).id !== "string") continue;
+        const d = raw as { id: string; label?: unknown; role?: unknown };
+        const n = this.touchNode(d.id);
+        n.declared = true;
+        n.label = str(d.label) ?? n.label;
+        n.role = str(d.role) ?? n.role;
+      }
+    }
+    if (Array.isArray(g.edges)) {
+      for (const raw of g.edges) {
+        const d = raw as { from?: unknown; to?: unknown };
+        if (typeof d?.from === "string" && typeof d?.to === "string") this.touchEdge(d.from, d.to, true);
+      }
+    }
+  }
+
+  private touchNode(id: string): NodeTotals {
+    let n = this.nodeMap.get(id);
+    if (!n) {
+      n = { nodeId: id, label: null, role: null, declared: false, turns: 0, tokens: 0, costUsd: 0, runtimeMs: 0, firstSeen: this.nodeMap.size };
+      this.nodeMap.set(id, n);
+    }
+    this.dirtyNodes.add(id);
+    return n;
+  }
+
+  private touchEdge(from: string, to: string, declared: boolean): EdgeTotals {
+    const key = `${from}\u0000${to}`;
+    let e = this.edgeMap.get(key);
+    if (!e) {
+      this.touchNode(from);
+      this.touchNode(to);
+      e = { fromNode: from, toNode: to, declared, traversals: 0 };
+      this.edgeMap.set(key, e);
+    }
+    if (declared) e.declared = true;
+    this.dirtyEdges.add(key);
+    return e;
+  }
+
+  summary(): RunSummary {
+    return { ...this.s };
+  }
+  node(id: string): NodeTotals | undefined {
+    return this.nodeMap.get(id);
+  }
+  edge(key: string): EdgeTotals | undefined {
+    return this.edgeMap.get(key);
+  }
+  nodes(): NodeTotals[] {
+    return [...this.nodeMap.values()];
+  }
+  edges(): EdgeTotals[] {
+    return [...this.edgeMap.values()];
+  }
+  findings(): readonly Finding[] {
+    return this.allFindings;
+  }
+  runtimeHalts(): readonly RuntimeHalt[] {
+    return this.halts;
+  }
+}

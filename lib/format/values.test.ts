@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { formatAge, formatCost, formatDuration, formatInstant, formatTokens, humanize } from "./values";
+
+describe("value formatting", () => {
+  it("formats durations at each scale", () => {
+    expect(formatDuration(420)).toBe("420 ms");
+    expect(formatDuration(9_400)).toBe("9.4 s");
+    expect(formatDuration(385_300)).toBe("6m 25s");
+    expect(formatDuration(1_689_880)).toBe("28m 10s");
+    expect(formatDuration(2 * 3600_000 + 5 * 60_000)).toBe("2h 05m");
+    expect(formatDuration(null)).toBe("—");
+  });
+  it("formats tokens and cost, with a dash for nothing reported", () => {
+    expect(formatTokens(0)).toBe("—");
+    expect(formatTokens(950)).toBe("950");
+    expect(formatTokens(12_399)).toBe("12k");
+    expect(formatTokens(1_500_000)).toBe("1.50M");
+    expect(formatCost(0)).toBe("—");
+    expect(formatCost(0.004)).toBe("<$0.01");
+    expect(formatCost(0.2551)).toBe("$0.26");
+  });
+  it("formats instants in UTC and ages", () => {
+    expect(formatInstant(Date.parse("2026-08-12T15:30:00Z"))).toBe("2026-08-12 15:30");
+    const now = Date.parse("2026-08-12T16:00:00Z");
+    expect(formatAge(now - 30_000, now)).toBe("just now");
+    expect(formatAge(now - 5 * 60_000, now)).toBe("5 min ago");
+    expect(formatAge(now - 3 * 86_400_000, now)).toBe("3 d ago");
+    expect(humanize("aborted_stuck")).toBe("aborted stuck");
+  });
+});

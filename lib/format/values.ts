@@ -1,0 +1,52 @@
+/** 93200 → "1m 33s"; 385300 → "6m 25s"; 420 → "420 ms". */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}m ${String(sec).padStart(2, "0")}s`;
+}
+
+/** 12345 → "12.3k"; 0 → "—" (agents often do not report tokens). */
+export function formatTokens(n: number | null | undefined): string {
+  if (!n) return "—";
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+/** 0.1234 → "$0.12"; 0 → "—". */
+export function formatCost(usd: number | null | undefined): string {
+  if (!usd) return "—";
+  return usd < 0.01 ? `<$0.01` : `$${usd.toFixed(2)}`;
+}
+
+/** An instant as `2026-08-12 15:30` in UTC (the same for every viewer of a shared link). */
+export function formatInstant(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** A full ISO instant for tooltips. */
+export function formatInstantFull(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "";
+  return new Date(ms).toISOString();
+}
+
+/** "3 min ago" style age of an instant relative to `now`. */
+export function formatAge(ms: number | null | undefined, now: number): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** `done_success` → "done success". */
+export function humanize(value: string | null | undefined): string {
+  return value ? value.replace(/_/g, " ") : "—";
+}
