@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { detectFormat, detectFormatFromBytes } from "./detect-format";
 
-const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../../fixtures/", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, FIXTURES), "utf8");
 
 describe("detectFormat on the fixtures", () => {

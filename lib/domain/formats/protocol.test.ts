@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseProtocolLine, validateProtocolEvent } from "./protocol";
 import { parseIsoTimestamp } from "./timestamp";
 
-const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../../fixtures/", import.meta.url);
 
 const base = { id: "e1", runId: "r1", ts: "2026-08-04T14:20:00.123Z" };
 

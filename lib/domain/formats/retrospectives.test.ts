@@ -4,7 +4,7 @@ import type { ParsedEvent, ParseItem, RunFacts } from "./types";
 import { parseRetrospectives, splitPhases } from "./retrospectives";
 import { parseSddReport } from "./sdd-report";
 
-const RUNS = new URL("../../../../shared/fixtures/sdd/runs/", import.meta.url);
+const RUNS = new URL("../../../fixtures/sdd/runs/", import.meta.url);
 const LOG = readFileSync(new URL("retrospectives.md", RUNS), "utf8");
 const STUCK_REPORT = readFileSync(new URL("2026-08-12T15-58-09-880Z_a7b6c5d4-e3f2-4a1b-90c8-d7e6f5a4b3c2.md", RUNS), "utf8");
 

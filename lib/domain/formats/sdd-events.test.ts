@@ -4,7 +4,7 @@ import type { ParsedEvent, ParseItem } from "./types";
 import { createSddEventsMapper } from "./sdd-events";
 
 const TEXT = readFileSync(
-  new URL("../../../../shared/fixtures/kotef-events/0b6f3c1e-92a4-4d8e-b5c7-e1f2a3b4c5d6.jsonl", import.meta.url),
+  new URL("../../../fixtures/kotef-events/0b6f3c1e-92a4-4d8e-b5c7-e1f2a3b4c5d6.jsonl", import.meta.url),
   "utf8",
 );
 const THREAD = "0b6f3c1e-92a4-4d8e-b5c7-e1f2a3b4c5d6";
@@ -25,10 +25,10 @@ describe("createSddEventsMapper on the fixture", () => {
   const items = mapText(TEXT);
   const events = eventsOf(items);
 
-  it("maps every line, into two runs", () => {
-    expect(items).toHaveLength(27);
-    expect(events).toHaveLength(27);
-    expect(events.filter((e) => e.event.runId === FIRST_RUN)).toHaveLength(11);
+  it("maps every line, into two runs (plus the paused run's continuation)", () => {
+    expect(items).toHaveLength(28);
+    expect(events).toHaveLength(28);
+    expect(events.filter((e) => e.event.runId === FIRST_RUN)).toHaveLength(12);
     expect(events.filter((e) => e.event.runId === SECOND_RUN)).toHaveLength(16);
   });
 
@@ -40,7 +40,8 @@ describe("createSddEventsMapper on the fixture", () => {
       format: "sdd-events",
       event: { v: 1, id: `${THREAD}:1`, ts: "2026-08-12T15:30:00.000Z", type: "run.started", threadId: THREAD },
     });
-    expect(events.map((e) => e.event.id)).toEqual(events.map((_, i) => `${THREAD}:${i + 1}`));
+    const lineEvents = events.filter((e) => !e.event.id.endsWith(":continued"));
+    expect(lineEvents.map((e) => e.event.id)).toEqual(lineEvents.map((_, i) => `${THREAD}:${i + 1}`));
     expect(events[0].event).not.toHaveProperty("timestamp");
   });
 
@@ -57,6 +58,7 @@ describe("createSddEventsMapper on the fixture", () => {
     const statuses = events.filter((e) => e.event.type === "run.status");
     expect(statuses.map((e) => [e.sourceType, e.event.runId, e.event.status])).toEqual([
       ["interrupt.raised", FIRST_RUN, "paused"],
+      ["interrupt.resumed", FIRST_RUN, "completed"],
       ["interrupt.resumed", SECOND_RUN, "running"],
       ["run.finished", SECOND_RUN, "completed"],
     ]);
@@ -64,7 +66,10 @@ describe("createSddEventsMapper on the fixture", () => {
       reason: "approval",
       detail: { kind: "approval", command: "npm install diacritics@1.3.0" },
     });
-    expect(statuses[1].event).toMatchObject({ resumedBy: "dana", resumes: FIRST_RUN });
+    expect(statuses[1].event).toMatchObject({ id: `${THREAD}:13:continued`, reason: "continued", continuedIn: SECOND_RUN });
+    expect(statuses[2].event).toMatchObject({ resumedBy: "dana", resumes: FIRST_RUN });
+    // The resumed run carries on the thread's goal.
+    expect(events.find((e) => e.event.runId === SECOND_RUN && e.event.type === "run.started")?.event).toMatchObject({ title: "Make search ignore diacritics", ticketId: "15-search-diacritics" });
     expect(events.some((e) => e.event.type === "run.completed")).toBe(false);
   });
 

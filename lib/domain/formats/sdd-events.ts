@@ -28,6 +28,7 @@ import { toParseItem } from "./parsed-event";
 export function createSddEventsMapper(sourceKey: string): LineMapper {
   /** The run an interrupt paused last: the next resume in the file continues it under a new runId. */
   let lastPausedRunId: string | undefined;
+  const threadGoal = new Map<string, { title?: string; ticketId?: string }>();
   /** Start time of the open llm / tool call per run (and tool), for durations. */
   const openCalls = new Map<string, number>();
 
@@ -43,8 +44,10 @@ export function createSddEventsMapper(sourceKey: string): LineMapper {
 
       switch (type) {
         case "run.started":
-          event.title = readString(payload.goal);
-          event.ticketId = readString(payload.ticketId);
+          // A resume starts a new runId without its goal: it carries on the thread's.
+          event.title = readString(payload.goal) ?? threadGoal.get(threadId)?.title;
+          event.ticketId = readString(payload.ticketId) ?? threadGoal.get(threadId)?.ticketId;
+          threadGoal.set(threadId, { title: event.title as string | undefined, ticketId: event.ticketId as string | undefined });
           break;
         case "llm.started":
           openCalls.set(`${runId}\nllm`, tsMs);
@@ -70,6 +73,15 @@ export function createSddEventsMapper(sourceKey: string): LineMapper {
         case "interrupt.resumed": {
           const resumes = lastPausedRunId !== runId ? lastPausedRunId : undefined;
           setRunStatus(event, { status: "running", resumedBy: readString(readObject(payload.resume).by), resumes });
+          if (resumes !== undefined) {
+            // The paused run does not wait any more: it goes on as this one.
+            dropUndefined(event);
+            const continued = { v: 1, id: `${threadId}:${line}:continued`, runId: resumes, ts, type: RUN_STATUS_TYPE, status: "completed", reason: "continued", continuedIn: runId, threadId };
+            return [
+              toParseItem(continued, { line, raw: text, sourceType: type, format: "sdd-events" }),
+              toParseItem(event, { line, raw: text, sourceType: type, format: "sdd-events" }),
+            ];
+          }
           break;
         }
         case "run.finished":

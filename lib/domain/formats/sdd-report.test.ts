@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ParsedEvent, ParseItem, RunFacts } from "./types";
 import { listReportLoopEvidence, parseSddReport } from "./sdd-report";
 
-const RUNS = new URL("../../../../shared/fixtures/sdd/runs/", import.meta.url);
+const RUNS = new URL("../../../fixtures/sdd/runs/", import.meta.url);
 const SUCCESS = readFileSync(new URL("2026-08-11T10-06-25-300Z_51a0c2d3-7e84-4b91-a6f5-3c2d1e0f9a8b.md", RUNS), "utf8");
 const STUCK = readFileSync(new URL("2026-08-12T15-58-09-880Z_a7b6c5d4-e3f2-4a1b-90c8-d7e6f5a4b3c2.md", RUNS), "utf8");
 

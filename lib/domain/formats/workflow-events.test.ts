@@ -4,7 +4,7 @@ import type { ParsedEvent, ParseItem } from "./types";
 import { createWorkflowEventsMapper, STALL_HOLD_LINES } from "./workflow-events";
 
 const TEXT = readFileSync(
-  new URL("../../../../shared/fixtures/vuhlp/runs/0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e/events.jsonl", import.meta.url),
+  new URL("../../../fixtures/vuhlp/runs/0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e/events.jsonl", import.meta.url),
   "utf8",
 );
 const PLANNER = "73762fca-454c-4798-b0f1-edde9ee75f56";
