@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // NEXT_DIST_DIR lets several builds (e.g. parallel e2e runs) live side by side.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // Native and driver packages stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg"],
   poweredByHeader: false,

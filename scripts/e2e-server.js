@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { buildIsFresh, nextBin, removeSqlite, runStep, serve } from "./run-steps.js";
 
 const port = Number(process.argv[2] ?? 3100);
-const file = resolve("data/e2e.db");
+const file = resolve(`data/e2e-${port}.db`);
 mkdirSync("data", { recursive: true });
 removeSqlite(file);
 const env = { ...process.env, DATABASE_URL: `file:${file}`, NEXT_TELEMETRY_DISABLED: "1" };

@@ -33,7 +33,7 @@ export function newestMtime(paths) {
 
 /** True when .next holds a production build newer than the sources. */
 export function buildIsFresh() {
-  const id = ".next/BUILD_ID";
+  const id = join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(id)) return false;
   return statSync(id).mtimeMs >= newestMtime(["app", "components", "lib", "next.config.js", "package.json"]);
 }

@@ -26,16 +26,25 @@ function parseOnly(lines) {
   return sink;
 }
 
-/** Parse, find the run's detector, feed it: what streaming detection costs. */
+/**
+ * Parse, find the run's detector, feed it: what streaming detection costs.
+ * Consecutive lines mostly belong to one run, so the last run's detector is
+ * tried before the map (as an ingest loop would).
+ */
 function parseAndDetect(lines) {
   const detectors = new Map();
+  let lastRunId = null;
+  let detector = null;
   let findings = 0;
   for (let i = 0; i < lines.length; i++) {
     const event = JSON.parse(lines[i]);
-    let detector = detectors.get(event.runId);
-    if (detector === undefined) {
-      detector = new RunDetector();
-      detectors.set(event.runId, detector);
+    if (event.runId !== lastRunId) {
+      lastRunId = event.runId;
+      detector = detectors.get(lastRunId);
+      if (detector === undefined) {
+        detector = new RunDetector();
+        detectors.set(lastRunId, detector);
+      }
     }
     findings += detector.feed(event).length;
   }

@@ -11,7 +11,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ["port", "hostname"], ["port", "hostname"]);
   const port = String(args.flags.get("port") ?? process.env.PORT ?? "3000");
   if (!/^\d+$/.test(port)) throw new UsageError(`--port takes a number, not "${port}"`);
-  if (!existsSync(".next/BUILD_ID")) throw new Error("no production build in .next/: run `npm run build` first");
+  if (!existsSync(`${process.env.NEXT_DIST_DIR || ".next"}/BUILD_ID`)) throw new Error("no production build in .next/: run `npm run build` first");
   await getSql();
   await closeDb();
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");

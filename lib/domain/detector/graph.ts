@@ -4,30 +4,13 @@
  * nodes, or a node with an edge to itself), their drivers and iterations.
  */
 import { sha256Hex } from "../protocol/hashes";
-import { HashStreak, RecentWindow } from "./streaks";
+import { HashStreak, RecentWindow, ToolStreak } from "./streaks";
 import { findStronglyConnected } from "./scc";
 
 /** Kinds of progress events a node has produced (`edge_without_progress`). */
 export const KIND_RESEARCH = 1;
 export const KIND_DIFF = 2;
 export const KIND_VERIFY = 4;
-
-/** The last tool call of one caller, for `repeated_tool_call`. */
-export class ToolStreak {
-  private tool: string | null = null;
-  private args = "";
-  private output: string | null = null;
-  run = 0;
-
-  /** Records a call (args as canonical JSON, `""` when absent) and returns the run length. */
-  push(tool: string, args: string, output: string | null): number {
-    if (this.run > 0 && tool === this.tool && args === this.args && output === this.output) return ++this.run;
-    this.tool = tool;
-    this.args = args;
-    this.output = output;
-    return (this.run = 1);
-  }
-}
 
 /** One node with everything the detector keeps about it (bounded, whatever the run's length). */
 export class NodeRecord {

@@ -7,8 +7,8 @@
 import type { LoopEvent } from "../protocol/types";
 import type { DetectorConfig } from "./config";
 import type { FindingEvidence, FindingPlace } from "./findings";
-import { DetectorGraph, type Cycle, type EdgeRecord, type NodeRecord, ToolStreak } from "./graph";
-import { HashStreak, RecentWindow } from "./streaks";
+import { DetectorGraph, type Cycle, type EdgeRecord, type NodeRecord } from "./graph";
+import { HashStreak, RecentWindow, ToolStreak } from "./streaks";
 
 /** Node-scoped signals, as bits of `NodeRecord.fired`. */
 export const NODE_SCOPE = {

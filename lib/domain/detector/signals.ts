@@ -9,7 +9,6 @@ import {
   hashCommandFailure,
   hashFailingIds,
   sortFailingIds,
-  toCanonicalJson,
 } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { Finding, ProgressSignal } from "./findings";
@@ -155,9 +154,8 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
  */
 export function recordToolCall(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
   const tool = typeof event.tool === "string" ? event.tool : "";
-  const rawArgs = event.args;
-  // "" marks absent args: no canonical JSON text is empty. `null` counts as absent.
-  const args = rawArgs === undefined || rawArgs === null ? "" : toCanonicalJson(rawArgs);
+  // `null` counts as absent, like everywhere in the protocol.
+  const args = event.args === null ? undefined : event.args;
   const output = typeof event.outputHash === "string" ? event.outputHash : null;
   const run = (node === null ? state.nodelessTools : node.tools).push(tool, args, output);
   const limit = state.config.repeated_tool_call;

@@ -1,3 +1,5 @@
+import { haveSameCanonicalJson } from "../protocol/hashes";
+
 /**
  * Constant-memory trackers behind the "in a row" signals and the evidence
  * windows: the detector keeps these instead of any list of past events.
@@ -59,5 +61,34 @@ export class RecentWindow<T> {
   toArray(): T[] {
     if (this.items.length < this.size || this.next === 0) return this.items.slice();
     return this.items.slice(this.next).concat(this.items.slice(0, this.next));
+  }
+}
+
+/**
+ * The last tool call of one caller, for `repeated_tool_call`: (tool, args as
+ * canonical JSON, result hash or absent). It keeps a reference to the last
+ * call's `args` rather than their canonical JSON text, so events must not be
+ * mutated once fed to the detector.
+ */
+export class ToolStreak {
+  private tool: string | null = null;
+  private args: unknown = undefined;
+  private output: string | null = null;
+  run = 0;
+
+  /** Records a call (`undefined` args when absent) and returns how many equal calls end the sequence. */
+  push(tool: string, args: unknown, output: string | null): number {
+    if (
+      this.run > 0 &&
+      tool === this.tool &&
+      output === this.output &&
+      (args === undefined ? this.args === undefined : this.args !== undefined && haveSameCanonicalJson(args, this.args))
+    ) {
+      return ++this.run;
+    }
+    this.tool = tool;
+    this.args = args;
+    this.output = output;
+    return (this.run = 1);
   }
 }

@@ -5,6 +5,7 @@ import {
   getDiffHash,
   getFailureSignature,
   getOutputHash,
+  haveSameCanonicalJson,
   hashCommandFailure,
   maskVolatileNumbers,
   normalizeLineEndings,
@@ -70,6 +71,17 @@ describe("toCanonicalJson", () => {
     );
   });
 
+  it("haveSameCanonicalJson agrees with comparing canonical JSON texts", () => {
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom({ a: 1, b: [1, null] }, { b: [1, null], a: 1 }, [undefined], [null], { a: undefined }, {}));
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        expect(haveSameCanonicalJson(a, b)).toBe(toCanonicalJson(a) === toCanonicalJson(b));
+        expect(haveSameCanonicalJson(a, reverseKeys(a))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("orders integer-like keys as strings, unlike JSON.stringify", () => {
     expect(toCanonicalJson({ "10": 1, "9": 2, "": 3 })).toBe('{"":3,"10":1,"9":2}');
   });
@@ -107,8 +119,10 @@ describe("diff hash", () => {
     expect(getDiffHash({ patch: patch("\t2026-08-05 09:40:22.000000000 +0200") })).toBe(
       getDiffHash({ patch: patch("\t2027-01-01 00:00:00.000000000 +0000") }),
     );
-    // A TAB elsewhere is content.
-    expect(stripDiffTimestamps(plain)).toContain("+new\tvalue");
+    // A TAB elsewhere is content, and a ---/+++ line without TAB stays whole.
+    expect(stripDiffTimestamps(plain)).toBe(plain);
+    expect(stripDiffTimestamps("--- a\tx\n+++ b\n--- c\t\n")).toBe("--- a\n+++ b\n--- c\n");
+    expect(stripDiffTimestamps("+++ b\t1")).toBe("+++ b");
   });
 
   it("normalises line endings and uses diffHash as given", () => {

@@ -58,6 +58,42 @@ export function toCanonicalJson(value: unknown): string {
   return out + "}";
 }
 
+/**
+ * Whether two values have the same canonical JSON, without building it: the
+ * detector compares every tool call's args with the previous call's, and
+ * allocating two strings per call would cost more than the rest of the call.
+ */
+export function haveSameCanonicalJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
+    // Distinct strings, or distinct finite numbers, never print the same.
+    if (typeof a === "string" || (typeof a === "number" && Number.isFinite(a) && typeof b === "number")) return false;
+    return toCanonicalJson(a) === toCanonicalJson(b);
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!haveSameCanonicalJson(a[i], b[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let members = 0;
+  for (const key in left) {
+    if (!Object.prototype.hasOwnProperty.call(left, key) || !isPrinted(left[key])) continue;
+    members++;
+    if (!Object.prototype.hasOwnProperty.call(right, key) || !haveSameCanonicalJson(left[key], right[key])) return false;
+  }
+  for (const key in right) {
+    if (Object.prototype.hasOwnProperty.call(right, key) && isPrinted(right[key])) members--;
+  }
+  return members === 0;
+}
+
+/** Whether an object member appears in JSON at all. */
+function isPrinted(value: unknown): boolean {
+  return value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+}
+
 function stringifyScalar(value: unknown): string | undefined {
   // bigint cannot come out of JSON.parse, but JSON.stringify would throw on it.
   if (typeof value === "bigint") return value.toString();
@@ -93,15 +129,22 @@ export function getOutputHash(event: EventFields): string | null {
 export function stripDiffTimestamps(patch: string): string {
   const text = normalizeLineEndings(patch);
   if (text.indexOf("\t") === -1) return text;
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith("--- ") || line.startsWith("+++ ")) {
-      const tab = line.indexOf("\t");
-      if (tab !== -1) lines[i] = line.slice(0, tab);
+  // One pass over line starts, copying only around the cut parts (no split/join).
+  let out = "";
+  let copied = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (text.startsWith("--- ", start) || text.startsWith("+++ ", start)) {
+      const tab = text.indexOf("\t", start);
+      if (tab !== -1 && tab < end) {
+        out += text.slice(copied, tab);
+        copied = end;
+      }
     }
+    start = end + 1;
   }
-  return lines.join("\n");
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Diff hash of a patch text (`""` hashes as empty text). */
@@ -157,8 +200,18 @@ export function hashFailingIds(sortedIds: readonly string[]): string {
  * would only merge commands that differ by a timeout flag.
  */
 export function hashCommandFailure(command: string, stderr: string | undefined): string {
-  const lines = stderr === undefined ? "" : normalizeLineEndings(stderr).split("\n", 20).join("\n");
-  return sha256Hex(command + "\n" + maskVolatileNumbers(lines));
+  return sha256Hex(command + "\n" + maskVolatileNumbers(takeFirstLines(stderr ?? "", 20)));
+}
+
+/** The first `count` lines of a text joined by `\n` (line endings normalised), without splitting it. */
+function takeFirstLines(text: string, count: number): string {
+  const normalized = normalizeLineEndings(text);
+  let end = -1;
+  for (let i = 0; i < count; i++) {
+    end = normalized.indexOf("\n", end + 1);
+    if (end === -1) return normalized;
+  }
+  return normalized.slice(0, end);
 }
 
 /**

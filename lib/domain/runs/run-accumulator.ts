@@ -200,6 +200,7 @@ export class RunAccumulator {
         break;
       case "run.status": {
         this.runtimeStatus = str(e.status);
+        if (typeof e.continuedIn === "string") s.stopReason ??= `Resumed after approval as run ${e.continuedIn}`;
         if (this.runtimeStatus && ENDING_RUN_STATUS[this.runtimeStatus]) s.endedAt = tsMs;
         break;
       }
