@@ -36,7 +36,22 @@ export function normalizeLineEndings(text: string): string {
  * @example toCanonicalJson({ b: 1, a: { d: [1, 2], c: null } }) // '{"a":{"c":null,"d":[1,2]},"b":1}'
  */
 export function toCanonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return stringifyScalar(value) ?? "null";
+  switch (typeof value) {
+    case "string":
+      return quoteJsonString(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      // Cannot come out of JSON.parse, but JSON.stringify would throw on it.
+      return value.toString();
+    case "object":
+      break;
+    default:
+      return "null";
+  }
+  if (value === null) return "null";
   if (Array.isArray(value)) {
     let out = "[";
     for (let i = 0; i < value.length; i++) {
@@ -48,14 +63,21 @@ export function toCanonicalJson(value: unknown): string {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort();
   let out = "{";
-  let first = true;
   for (const key of keys) {
     const member = record[key];
-    if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
-    out += (first ? "" : ",") + JSON.stringify(key) + ":" + toCanonicalJson(member);
-    first = false;
+    if (!isPrinted(member)) continue;
+    out += (out.length === 1 ? "" : ",") + quoteJsonString(key) + ":" + toCanonicalJson(member);
   }
   return out + "}";
+}
+
+// Characters JSON.stringify escapes: controls, quote, backslash, and (since
+// ES2019) lone surrogates, which only a surrogate code unit can be.
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** `JSON.stringify` of a string, skipping the call for the common text that needs no escape. */
+function quoteJsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
 /**
@@ -94,11 +116,6 @@ function isPrinted(value: unknown): boolean {
   return value !== undefined && typeof value !== "function" && typeof value !== "symbol";
 }
 
-function stringifyScalar(value: unknown): string | undefined {
-  // bigint cannot come out of JSON.parse, but JSON.stringify would throw on it.
-  if (typeof value === "bigint") return value.toString();
-  return JSON.stringify(value);
-}
 
 /** Output hash of `output.final`: line endings normalised, then `trimEnd`. */
 export function hashOutputText(final: string): string {
