@@ -3,6 +3,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
+import reactHooks from "eslint-plugin-react-hooks";
 
 const dbImports = ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/*", "@prisma/*", "better-sqlite3", "pg"];
 
@@ -23,6 +24,11 @@ export default tseslint.config(
       "@typescript-eslint/ban-ts-comment": "error",
       "no-console": "off",
     },
+  },
+  {
+    files: ["**/*.tsx", "components/**/*.ts", "lib/hooks/**/*.ts"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
   },
   {
     files: ["lib/domain/**/*.ts"],

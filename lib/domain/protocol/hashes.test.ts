@@ -82,6 +82,20 @@ describe("toCanonicalJson", () => {
     );
   });
 
+  it("escapes strings and prints scalars exactly as JSON.stringify", () => {
+    const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.oneof(codeUnit, fc.constantFrom('"', "\\", "\n", "\ud83d")) }), (text) => {
+        expect(toCanonicalJson(text)).toBe(JSON.stringify(text));
+        expect(toCanonicalJson({ [text]: text })).toBe(JSON.stringify({ [text]: text }));
+      }),
+    );
+    for (const scalar of [0, -0, 1.5e300, -2e-7, Number.NaN, Number.POSITIVE_INFINITY, true, false, null]) {
+      expect(toCanonicalJson(scalar)).toBe(JSON.stringify(scalar));
+    }
+    expect(toCanonicalJson([undefined, () => 1])).toBe("[null,null]");
+  });
+
   it("orders integer-like keys as strings, unlike JSON.stringify", () => {
     expect(toCanonicalJson({ "10": 1, "9": 2, "": 3 })).toBe('{"":3,"10":1,"9":2}');
   });
