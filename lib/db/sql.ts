@@ -18,6 +18,8 @@ export interface SqlDb {
   get<T = SqlRow>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   run(sql: string, params?: SqlValue[]): Promise<number>;
   exec(script: string): Promise<void>;
+  /** Runs one statement per parameter list (one prepared statement, no round trip per row on SQLite); returns each change count. */
+  runBatch(sql: string, paramsList: SqlValue[][]): Promise<number[]>;
   /** Runs `fn` in one transaction (serialised per connection for SQLite). */
   transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -61,6 +63,12 @@ function openSqlite(file: string): SqlDb {
     },
     async exec(script: string) {
       db.exec(script);
+    },
+    async runBatch(sql: string, paramsList: SqlValue[][]) {
+      const s = prepare(sql);
+      const out = new Array<number>(paramsList.length);
+      for (let i = 0; i < paramsList.length; i++) out[i] = s.run(...paramsList[i]).changes;
+      return out;
     },
     transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
       if (inTx) return fn(api);
@@ -120,6 +128,11 @@ function openPostgres(url: string): SqlDb {
       },
       async exec(script: string) {
         await q.query(script);
+      },
+      async runBatch(sql: string, paramsList: SqlValue[][]) {
+        const out: number[] = [];
+        for (const params of paramsList) out.push((await q.query(text(sql), params)).rowCount ?? 0);
+        return out;
       },
       async transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
         if (inTx) return fn(api);

@@ -70,7 +70,7 @@ export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: s
     }
     const r = parseProtocolLine(l.text);
     if (r.ok) {
-      items.push({ kind: "event", event: r.event, line: l.line, raw: l.text, sourceType: r.event.type, format: "protocol" });
+      items.push({ kind: "event", event: r.event, line: l.line, raw: l.text, sourceType: r.event.type, format: "protocol", tsMs: r.tsMs });
     } else {
       errors.push({ line: l.line, message: r.message });
       items.push({ kind: "error", line: l.line, message: r.message });

@@ -28,11 +28,7 @@ const values = (r: EventRow): SqlValue[] => [
  * writers. Returns, per row, whether it was new. Rows must not repeat a key.
  */
 export async function insertEventRows(tx: SqlDb, rows: EventRow[]): Promise<boolean[]> {
-  if (tx.kind === "sqlite") {
-    const out = new Array<boolean>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = (await tx.run(SQLITE_INSERT, values(rows[i]))) > 0;
-    return out;
-  }
+  if (tx.kind === "sqlite") return (await tx.runBatch(SQLITE_INSERT, rows.map(values))).map((changes) => changes > 0);
   // PostgreSQL: one round trip per few hundred rows, not per row.
   const inserted = new Set<string>();
   for (let start = 0; start < rows.length; start += PG_ROWS_PER_STATEMENT) {

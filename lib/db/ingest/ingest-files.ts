@@ -113,7 +113,7 @@ export async function ingestFile(
     start = 0;
     startLine = 1;
   }
-  const batchEvents = opts.batchEvents ?? 5000;
+  const batchEvents = opts.batchEvents ?? 20_000;
   let batch: ParseItem[] = [];
   let eventsInBatch = 0;
   let lastEnd = start;

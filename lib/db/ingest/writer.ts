@@ -93,7 +93,7 @@ export class IngestWriter {
         }
         seen.add(key);
         if (!formats.has(e.runId)) formats.set(e.runId, item.format);
-        const tsMs = parseTimestamp(e.ts);
+        const tsMs = item.tsMs ?? parseTimestamp(e.ts);
         rows.push({
           runId: e.runId, eventId: e.id, tsMs, ts: e.ts, type: e.type, sourceType: item.sourceType,
           node: typeof e.node === "string" ? e.node : null, sourceId: source.sourceId, line: item.line, raw: item.raw,

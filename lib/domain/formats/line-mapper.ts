@@ -21,7 +21,7 @@ export function createProtocolMapper(): LineMapper {
       const result = parseProtocolLine(text);
       if (!result.ok) return [{ kind: "error", line, message: result.message }];
       const event = result.event;
-      return [{ kind: "event", event, line, raw: text, sourceType: event.type, format: "protocol" }];
+      return [{ kind: "event", event, line, raw: text, sourceType: event.type, format: "protocol", tsMs: result.tsMs }];
     },
     end: () => [],
   };

@@ -25,5 +25,6 @@ export function toParseItem(event: Record<string, unknown>, origin: EventOrigin)
     raw: origin.raw,
     sourceType: origin.sourceType,
     format: origin.format,
+    tsMs: checked.tsMs,
   };
 }

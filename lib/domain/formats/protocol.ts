@@ -6,13 +6,14 @@
 import type { LoopEvent } from "../protocol/types";
 import { describeJsonType, isJsonObject, parseJsonValue } from "./json-line";
 import { checkField, mustBe, TYPE_FIELDS } from "./protocol-fields";
-import { isIsoTimestamp } from "./timestamp";
+import { parseIsoTimestamp } from "./timestamp";
 
 /** Longest `id`, `runId` and `node` the protocol accepts, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 200;
 
 /** A validated event, or the first problem found, naming the field. */
-export type ValidationResult = { ok: true; event: LoopEvent } | { ok: false; message: string };
+/** On success, `tsMs` is the instant of `ts` (parsed once here, so ingest need not parse it again). */
+export type ValidationResult = { ok: true; event: LoopEvent; tsMs: number } | { ok: false; message: string };
 
 /**
  * Checks a parsed value against the protocol: envelope, then the fields of its
@@ -47,8 +48,9 @@ export function checkEvent(value: unknown, owned: boolean): ValidationResult {
   if (!isJsonObject(value)) {
     return { ok: false, message: `event must be a JSON object (got ${describeJsonType(value)})` };
   }
-  const envelopeProblem = checkEnvelope(value);
-  if (envelopeProblem !== null) return { ok: false, message: envelopeProblem };
+  const envelope = checkEnvelope(value);
+  if (typeof envelope === "string") return { ok: false, message: envelope };
+  const tsMs = envelope;
   const type = value.type as string;
   let nullFields: string[] | undefined;
   if (value.node === null) nullFields = ["node"];
@@ -65,14 +67,15 @@ export function checkEvent(value: unknown, owned: boolean): ValidationResult {
       if (problem !== null) return { ok: false, message: problem };
     }
   }
-  if (value.v === 1 && nullFields === undefined) return { ok: true, event: value as LoopEvent };
+  if (value.v === 1 && nullFields === undefined) return { ok: true, event: value as LoopEvent, tsMs };
   const event: Record<string, unknown> = owned ? value : { ...value };
   event.v = 1;
   if (nullFields !== undefined) for (const name of nullFields) delete event[name];
-  return { ok: true, event: event as LoopEvent };
+  return { ok: true, event: event as LoopEvent, tsMs };
 }
 
-function checkEnvelope(value: Record<string, unknown>): string | null {
+/** The envelope's first problem, or the instant of its `ts` when it has none. */
+function checkEnvelope(value: Record<string, unknown>): string | number {
   const v = value.v;
   if (v !== undefined && v !== null && v !== 1) {
     return `field "v" must be 1 (got ${typeof v === "number" ? v : describeJsonType(v)})`;
@@ -82,14 +85,15 @@ function checkEnvelope(value: Record<string, unknown>): string | null {
   const ts = value.ts;
   if (ts === undefined || ts === null) return `missing required field "ts"`;
   if (typeof ts !== "string") return mustBe("ts", "an ISO-8601 timestamp string", ts);
-  if (!isIsoTimestamp(ts)) return `field "ts" must be an ISO-8601 timestamp (got ${quote(ts)})`;
+  const tsMs = parseIsoTimestamp(ts);
+  if (Number.isNaN(tsMs)) return `field "ts" must be an ISO-8601 timestamp (got ${quote(ts)})`;
   const type = value.type;
   if (type === undefined || type === null) return `missing required field "type"`;
   if (typeof type !== "string") return mustBe("type", "a string", type);
   if (type === "") return `field "type" must not be empty`;
   const node = value.node;
-  if (node !== undefined && node !== null) return checkIdValue("node", node);
-  return null;
+  if (node !== undefined && node !== null) return checkIdValue("node", node) ?? tsMs;
+  return tsMs;
 }
 
 function checkIdField(value: Record<string, unknown>, name: "id" | "runId"): string | null {

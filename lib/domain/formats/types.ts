@@ -18,6 +18,8 @@ export interface ParsedEvent {
   /** The type the source itself used (`handoff.sent`, `tool.completed`, …); equals `event.type` for the protocol. */
   sourceType: string;
   format: SourceFormat;
+  /** The instant of `event.ts` in epoch ms, as the validator parsed it. */
+  tsMs?: number;
 }
 
 export interface ParseError {

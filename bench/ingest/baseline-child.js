@@ -1,0 +1,40 @@
+// The practical limit: parse each line and insert it with one prepared
+// better-sqlite3 statement inside one transaction, into the same schema.
+import Database from "better-sqlite3";
+import { createReadStream, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+const [corpus, file] = process.argv.slice(2);
+const db = new Database(file);
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = NORMAL");
+db.pragma("foreign_keys = ON");
+const migrations = join("prisma", "migrations", "sqlite");
+for (const m of readdirSync(migrations).sort()) db.exec(readFileSync(join(migrations, m, "migration.sql"), "utf8"));
+const insertRun = db.prepare(`INSERT OR IGNORE INTO "Run" ("id","format","createdAt","updatedAt") VALUES (?,?,?,?)`);
+const insertEvent = db.prepare(
+  `INSERT OR IGNORE INTO "Event" ("runId","eventId","tsMs","ts","type","sourceType","node","sourceId","line","raw","data") VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+);
+const t0 = performance.now();
+let events = 0;
+const seen = new Set();
+db.exec("BEGIN");
+for (const name of readdirSync(corpus).filter((n) => n.endsWith(".jsonl")).sort()) {
+  let line = 0;
+  for await (const text of createInterface({ input: createReadStream(join(corpus, name)), crlfDelay: Infinity })) {
+    line++;
+    if (!text) continue;
+    const e = JSON.parse(text);
+    if (!seen.has(e.runId)) {
+      seen.add(e.runId);
+      insertRun.run(e.runId, "protocol", Date.now(), Date.now());
+    }
+    insertEvent.run(e.runId, e.id, Date.parse(e.ts), e.ts, e.type, e.type, e.node ?? null, null, line, text, null);
+    events++;
+  }
+}
+db.exec("COMMIT");
+const seconds = (performance.now() - t0) / 1000;
+db.close();
+console.log(JSON.stringify({ events, seconds, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
