@@ -37,13 +37,16 @@ export function findingKey(f: Finding): string {
   return [f.signal, f.node ?? "", f.edge ?? "", f.taskId ?? "", f.loopType ?? "", f.atEventId].join("|");
 }
 
+/** Stores new findings, and the latest count and recommendation of task findings that moved on. */
 export async function insertFindings(tx: SqlDb, runId: string, found: readonly Finding[], tsOf: (id: string) => number | null): Promise<void> {
   const now = Date.now();
   for (const f of found) {
     await tx.run(
       `INSERT INTO "Finding" ("runId","source","key","haltReason","signal","node","edge","cycleId","taskId","loopType",
         "recommendation","count","limit","atEventId","atTsMs","evidence","suggestedActions","createdAt")
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+       ON CONFLICT ("runId","source","key") DO UPDATE SET "count"=excluded."count","limit"=excluded."limit",
+       "recommendation"=excluded."recommendation","evidence"=excluded."evidence"`,
       [runId, "detector", findingKey(f), f.haltReason, f.signal, f.node, f.edge, f.cycleId, f.taskId, f.loopType,
         f.recommendation, f.count, f.limit, f.atEventId, tsOf(f.atEventId), JSON.stringify(f.evidence),
         JSON.stringify(f.suggestedActions), now],

@@ -124,9 +124,11 @@ export class IngestWriter {
         }
         tsOf.set(row.eventId, row.tsMs);
         const found = cached.acc.applyEvent(events[i], row.tsMs);
-        if (found.length > 0) {
+        const updated = cached.acc.updatedFindings();
+        counts.findingsNew += found.length;
+        if (found.length > 0 || updated.length > 0) {
           const list = fresh.get(row.runId) ?? [];
-          list.push(...found);
+          list.push(...found, ...updated);
           fresh.set(row.runId, list);
         }
       }
@@ -148,7 +150,6 @@ export class IngestWriter {
       for (const runId of touched) {
         const cached = this.cache.get(runId)!;
         const found = fresh.get(runId) ?? [];
-        counts.findingsNew += found.length;
         await insertFindings(tx, runId, found, (id) => tsOf.get(id) ?? null);
         await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
         await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { LoopEvent } from "../protocol/types";
 import { buildDetectReport, formatDetectTable, RunDetector } from "./index";
 
-const FIXTURES = join(__dirname, "../../../../shared/fixtures");
+const FIXTURES = join(__dirname, "../../../fixtures");
 const NORMATIVE = [
   "haltReason",
   "signal",

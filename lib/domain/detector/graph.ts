@@ -23,15 +23,15 @@ export class NodeRecord {
   tokens = 0;
   costUsd = 0;
   runtimeMs = 0;
-  /** Bit set of node-scoped signals that already fired (see `NODE_SCOPE` in run-detector). */
+  /** Bit set of node-scoped signals that already fired (see `NODE_SCOPE` in run-state). */
   fired = 0;
   readonly outputs = new HashStreak();
   readonly recentOutputs = new RecentWindow<string>();
   kinds = 0;
   /** Bumped on each progress; an edge's count since progress restarts when it sees a new epoch. */
   progressEpoch = 0;
+  /** Failure signature of the node's previous `verify.result` (`null` for a pass). */
   lastVerifySignature: string | null = null;
-  lastVerifyPassed: boolean | null = null;
   readonly tools = new ToolStreak();
 
   constructor(
@@ -53,8 +53,10 @@ export class EdgeRecord {
   /** `"from->to"`, built once per edge rather than once per traversal. */
   readonly key: string;
   traversals = 0;
+  /** Traversals since the target last made progress (valid while `epoch` is the target's). */
   sinceProgress = 0;
   epoch = 0;
+  /** Whether `edge_without_progress` fired for this edge. */
   fired = false;
 
   constructor(
@@ -102,9 +104,8 @@ export class DetectorGraph {
     return node;
   }
 
-  /** Adds an edge if new; returns it and whether the graph changed. */
-  addEdge(from: NodeRecord, to: NodeRecord): EdgeRecord | null {
-    if (from.out.has(to.id)) return null;
+  /** Adds an edge the graph does not have yet (the caller then recomputes the cycles). */
+  connect(from: NodeRecord, to: NodeRecord): EdgeRecord {
     const edge = new EdgeRecord(from, to);
     from.out.set(to.id, edge);
     return edge;
@@ -134,7 +135,10 @@ export class DetectorGraph {
         if (decl === null || typeof decl !== "object") continue;
         const { from, to } = decl as { from?: unknown; to?: unknown };
         if (typeof from !== "string" || typeof to !== "string") continue;
-        if (this.addEdge(this.ensureNode(from), this.ensureNode(to)) !== null) added = true;
+        const source = this.ensureNode(from);
+        if (source.out.has(to)) continue;
+        this.connect(source, this.ensureNode(to));
+        added = true;
       }
     }
     return added;

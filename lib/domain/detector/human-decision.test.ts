@@ -69,3 +69,18 @@ describe("human.decision budgetDelta (Loopscope's extension)", () => {
     expect(detectBuilt(run)).toEqual([]);
   });
 });
+
+describe("human.decision budgetDelta on task attempts", () => {
+  it("raising maxAttempts makes a new finding only once the new number of attempts matches", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) run.attempt("T1", "blocked", ["db"], []);
+    run.add("human.decision", { action: "resume", budgetDelta: { maxAttempts: 2 } });
+    run.attempt("T1", "blocked", ["db"], []);
+    expect(detectBuilt(run).map((f) => [f.atEventId, f.count, f.limit])).toEqual([["e3", 3, 3]]);
+    run.attempt("T1", "blocked", ["db"], []);
+    expect(detectBuilt(run).map((f) => [f.atEventId, f.count, f.limit])).toEqual([
+      ["e3", 3, 3],
+      ["e6", 5, 5],
+    ]);
+  });
+});

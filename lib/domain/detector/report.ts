@@ -74,7 +74,7 @@ function describeFinding(finding: Finding): string[] {
  * The human-readable form of a detect report: an aligned table of runs (id,
  * format, terminal status, findings), each followed by one line per finding
  * (event id, halt reason, signal, node or edge, count/limit), then the errors
- * as `source:line  message`.
+ * as `source:line  message`. No trailing newline: the caller prints it.
  */
 export function formatDetectTable(report: DetectReport): string {
   const lines: string[] = [];
@@ -94,5 +94,5 @@ export function formatDetectTable(report: DetectReport): string {
       lines.push(`  ${error.line === null ? error.source : `${error.source}:${error.line}`}  ${error.message}`);
     }
   }
-  return lines.join("\n") + "\n";
+  return lines.join("\n");
 }

@@ -3,12 +3,13 @@
  * one at a time, in `ts` order, it returns the findings each event makes.
  */
 import type { LoopEvent } from "../protocol/types";
-import { applyBudgetDelta, type DetectorConfig, type DetectorConfigKey, readConfigFields, resolveDetectorConfig } from "./config";
+import { applyBudgetDelta, type DetectorConfig, readConfigFields, resolveDetectorConfig } from "./config";
 import { checkAllCycles, checkCycleIterations, recordTurn } from "./budgets";
 import { createTaskFinding, type Finding, sortFindingsAtEvent, type TaskLoopType } from "./findings";
 import type { NodeRecord } from "./graph";
 import { parseInstant } from "./instant";
-import { CYCLE_SCOPE, NODE_SCOPE, RUN_SCOPE, RunState } from "./run-state";
+import { rearmSetting } from "./rearm";
+import { RunState } from "./run-state";
 import { checkEdgeProgress, recordDiff, recordOutput, recordResearch, recordToolCall, recordVerify } from "./signals";
 import { TaskAttemptTracker } from "./task-attempts";
 
@@ -138,13 +139,9 @@ export class RunDetector {
     const graph = this.state.graph;
     const source = graph.ensureNode(from);
     const target = graph.ensureNode(to);
-    let edge = source.out.get(to);
-    let added = false;
-    if (edge === undefined) {
-      edge = graph.addEdge(source, target) ?? undefined;
-      if (edge === undefined) return;
-      added = true;
-    }
+    const known = source.out.get(to);
+    const edge = known ?? graph.connect(source, target);
+    const added = known === undefined;
     edge.traversals++;
     if (added) {
       graph.recomputeCycles();
@@ -221,58 +218,10 @@ export class RunDetector {
    * Counts are not reset: a loop at 9/8 raised by 4 fires again at 13/12.
    */
   private decide(event: LoopEvent): void {
-    for (const key of applyBudgetDelta(this.state.config, event.budgetDelta)) this.rearm(key);
-  }
-
-  private rearm(key: DetectorConfigKey): void {
-    const state = this.state;
-    const graph = state.graph;
-    const clearNodes = (bit: number): void => {
-      for (const node of graph.order) node.fired &= ~bit;
-    };
-    switch (key) {
-      case "maxCycleIterations":
-      case "maxCycleRuntimeMs":
-      case "maxCycleCost":
-        graph.rearmCycles(CYCLE_SCOPE[key]);
-        break;
-      case "maxTurnsPerNode":
-      case "turnTimeoutMs":
-      case "maxTokensPerTurn":
-      case "maxRuntimeMsPerNode":
-      case "identical_outputs":
-        clearNodes(NODE_SCOPE[key]);
-        break;
-      case "oscillation":
-        clearNodes(NODE_SCOPE.oscillation);
-        state.fired &= ~RUN_SCOPE.diffOscillation;
-        break;
-      case "repeated_tool_call":
-        clearNodes(NODE_SCOPE.repeated_tool_call);
-        state.fired &= ~RUN_SCOPE.nodelessToolCall;
-        break;
-      case "maxSteps":
-      case "unchanged_diff":
-      case "repeated_failure":
-      case "failing_not_decreasing":
-        state.fired &= ~RUN_SCOPE[key];
-        break;
-      case "edge_without_progress":
-      case "edge_without_progress_verifier": {
-        // Each key re-arms only the edges its limit applies to.
-        const verifier = key === "edge_without_progress_verifier";
-        for (const node of graph.order) {
-          for (const edge of node.out.values()) if (edge.to.isVerifier === verifier) edge.fired = false;
-        }
-        break;
-      }
-      case "maxAttempts":
-        this.taskFindings.clear();
-        break;
-      default:
-        // attemptWindowMs and maxAttemptsBeforeForceNext shape a finding but
-        // are not a limit it exceeded: nothing to re-arm.
-        break;
+    for (const key of applyBudgetDelta(this.state.config, event.budgetDelta)) {
+      // Task findings are keyed here; every other scope lives in the run state.
+      if (key === "maxAttempts") this.taskFindings.clear();
+      else rearmSetting(this.state, key);
     }
   }
 

@@ -3,13 +3,7 @@
  * `oscillating`) and the progress of nodes that `edge_without_progress`
  * measures against.
  */
-import {
-  getDiffHash,
-  getOutputHash,
-  hashCommandFailure,
-  hashFailingIds,
-  sortFailingIds,
-} from "../protocol/hashes";
+import { getDiffHash, getOutputHash, summarizeFailure } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { Finding, ProgressSignal } from "./findings";
 import { createSignalFinding } from "./findings";
@@ -96,29 +90,19 @@ export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord |
  */
 export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
   const config = state.config;
-  const passed = event.passed === true;
-  let signature: string | null = null;
-  let failingCount = -1;
-  if (!passed) {
-    if (Array.isArray(event.failing)) {
-      const ids = sortFailingIds(event.failing);
-      signature = hashFailingIds(ids);
-      failingCount = ids.length;
-      state.recentFailingCounts.push(failingCount);
-    } else {
-      const command = typeof event.command === "string" ? event.command : "";
-      signature = hashCommandFailure(command, typeof event.stderr === "string" ? event.stderr : undefined);
-    }
-    state.recentFailures.push(signature);
+  const failure = summarizeFailure(event);
+  if (failure !== null) {
+    state.recentFailures.push(failure.signature);
+    if (failure.failingCount !== null) state.recentFailingCounts.push(failure.failingCount);
   }
   if (node !== null) {
-    const first = (node.kinds & KIND_VERIFY) === 0;
+    // A pass has no signature, so a flipped `passed` always changes it too.
+    const signature = failure === null ? null : failure.signature;
+    if ((node.kinds & KIND_VERIFY) === 0 || signature !== node.lastVerifySignature) node.progressEpoch++;
     node.kinds |= KIND_VERIFY;
-    if (first || signature !== node.lastVerifySignature || passed !== node.lastVerifyPassed) node.progressEpoch++;
     node.lastVerifySignature = signature;
-    node.lastVerifyPassed = passed;
   }
-  if (signature === null) {
+  if (failure === null) {
     state.failureRun = 0;
     state.lastFailure = null;
     // A pass resets the lowest failing count too: the next failure starts afresh.
@@ -126,14 +110,15 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     state.notDecreasingRun = 0;
     return;
   }
-  state.failureRun = signature === state.lastFailure ? state.failureRun + 1 : 1;
-  state.lastFailure = signature;
+  state.failureRun = failure.signature === state.lastFailure ? state.failureRun + 1 : 1;
+  state.lastFailure = failure.signature;
   const repeated = config.repeated_failure;
   if (state.failureRun >= repeated && (state.fired & RUN_SCOPE.repeated_failure) === 0) {
     state.fired |= RUN_SCOPE.repeated_failure;
     pushSignal(state, out, "repeated_failure", event, node, null, repeated, repeated);
   }
-  if (failingCount < 0) return;
+  const failingCount = failure.failingCount;
+  if (failingCount === null) return;
   if (state.lowestFailing < 0 || failingCount < state.lowestFailing) {
     state.lowestFailing = failingCount;
     state.notDecreasingRun = 0;

@@ -11,6 +11,7 @@ import {
   normalizeLineEndings,
   sha256Hex,
   stripDiffTimestamps,
+  summarizeFailure,
   toCanonicalJson,
 } from "./hashes";
 
@@ -181,6 +182,15 @@ describe("failure signature", () => {
     expect(hashCommandFailure("npm test", "timeout after 120ms at 0x1f3a")).toBe(
       hashCommandFailure("npm test", "timeout after 95ms at 0xbeef"),
     );
+  });
+
+  it("summarises a failing result with its count of distinct failing tests", () => {
+    expect(summarizeFailure({ passed: false, command: "c", failing: ["b", "a", "b"] })).toEqual({
+      signature: sha("a\nb"),
+      failingCount: 2,
+    });
+    expect(summarizeFailure({ passed: false, command: "c", stderr: "x" })).toEqual({ signature: sha("c\nx"), failingCount: null });
+    expect(summarizeFailure({ passed: true, command: "c" })).toBeNull();
   });
 
   it("masks stderr only, not the command", () => {

@@ -71,13 +71,18 @@ export function toCanonicalJson(value: unknown): string {
   return out + "}";
 }
 
-// Characters JSON.stringify escapes: controls, quote, backslash, and (since
-// ES2019) lone surrogates, which only a surrogate code unit can be.
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
 /** `JSON.stringify` of a string, skipping the call for the common text that needs no escape. */
 function quoteJsonString(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+  return needsJsonEscape(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** Whether JSON.stringify escapes something in the text: controls, quote, backslash, lone surrogates (ES2019). */
+function needsJsonEscape(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return true;
+  }
+  return false;
 }
 
 /**
@@ -231,13 +236,30 @@ function takeFirstLines(text: string, count: number): string {
   return normalized.slice(0, end);
 }
 
+/** What a failing `verify.result` says: its failure signature, and how many tests failed when it lists them. */
+export interface FailureSummary {
+  signature: string;
+  /** Distinct failing test ids; `null` without `failing`. */
+  failingCount: number | null;
+}
+
 /**
- * The failure signature of a `verify.result`: `null` when it passed; else from
- * `failing` when present, otherwise from `command` and `stderr`.
+ * Summarises a `verify.result`: `null` when it passed; else its failure
+ * signature (from `failing` when present, otherwise from `command` and
+ * `stderr`) and its failing-test count.
  */
-export function getFailureSignature(event: EventFields): string | null {
+export function summarizeFailure(event: EventFields): FailureSummary | null {
   if (event.passed === true) return null;
-  if (Array.isArray(event.failing)) return hashFailingIds(sortFailingIds(event.failing));
+  if (Array.isArray(event.failing)) {
+    const ids = sortFailingIds(event.failing);
+    return { signature: hashFailingIds(ids), failingCount: ids.length };
+  }
   const command = typeof event.command === "string" ? event.command : "";
-  return hashCommandFailure(command, typeof event.stderr === "string" ? event.stderr : undefined);
+  const stderr = typeof event.stderr === "string" ? event.stderr : undefined;
+  return { signature: hashCommandFailure(command, stderr), failingCount: null };
+}
+
+/** The failure signature of a `verify.result`; `null` when it passed. */
+export function getFailureSignature(event: EventFields): string | null {
+  return summarizeFailure(event)?.signature ?? null;
 }

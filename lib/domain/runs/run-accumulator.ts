@@ -80,7 +80,6 @@ export class RunAccumulator {
   private readonly detector: RunDetector;
   private readonly nodeMap = new Map<string, NodeTotals>();
   private readonly edgeMap = new Map<string, EdgeTotals>();
-  private readonly allFindings: Finding[] = [];
   private readonly halts: RuntimeHalt[] = [];
   private runtimeStatus: string | null = null;
   private decidedAfterHalt = false;
@@ -120,8 +119,7 @@ export class RunAccumulator {
     this.applyTyped(event, tsMs);
     const found = this.detector.feed(event);
     if (found.length > 0) {
-      for (const f of found) this.allFindings.push(f);
-      s.findingCount = this.allFindings.length + this.halts.length;
+      s.findingCount = this.detector.findings.length + this.halts.length;
       if (s.haltReason === null) {
         s.haltReason = found[0].haltReason;
         s.haltSignal = found[0].signal;
@@ -182,7 +180,7 @@ export class RunAccumulator {
           evidence: e.evidence ?? null,
           suggestedActions: Array.isArray(e.suggestedActions) ? e.suggestedActions.map(String) : [],
         });
-        s.findingCount = this.allFindings.length + this.halts.length;
+        s.findingCount = this.detector.findings.length + this.halts.length;
         if (s.haltReason === null) {
           s.haltReason = String(e.haltReason);
           s.haltSignal = "runtime";
@@ -319,7 +317,11 @@ export class RunAccumulator {
     return [...this.edgeMap.values()];
   }
   findings(): readonly Finding[] {
-    return this.allFindings;
+    return this.detector.findings;
+  }
+  /** Task-attempt findings the last event updated (their count and recommendation move on). */
+  updatedFindings(): readonly Finding[] {
+    return this.detector.lastUpdated;
   }
   runtimeHalts(): readonly RuntimeHalt[] {
     return this.halts;

@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDb, testDatabaseKinds, type TestDatabase } from "../testing/test-databases";
+import { BodyTooLargeError, ingestApiLines, readBodyLines } from "./api-ingest";
+import { IngestWriter, emptyCounts } from "./writer";
+
+const kinds = await testDatabaseKinds();
+
+const line = (runId: string, i: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ v: 1, id: `e${i}`, runId, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), type: "node.completed", node: i % 2 ? "coder" : "verifier", tokens: 5, ...extra });
+const body = (text: string) => new Response(text).body;
+
+describe("readBodyLines", () => {
+  it("splits the body into numbered lines and stops past the limit", async () => {
+    const lines = await readBodyLines(body(`${line("r", 1)}\n\n${line("r", 2)}`), 1 << 20);
+    expect(lines.map((l) => l.line)).toEqual([1, 3]);
+    await expect(readBodyLines(body("x".repeat(2000)), 1000)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+});
+
+describe.each(kinds)("API ingest into %s", (kind) => {
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await createTestDb(kind);
+  });
+  afterEach(async () => {
+    await t.destroy();
+  });
+  const count = async (sql: string, params: (string | number)[] = []) => Number((await t.db.get<{ n: number }>(sql, params))?.n);
+
+  it("stores valid lines, reports and stores bad ones", async () => {
+    const lines = await readBodyLines(body([line("r1", 1), "nope", line("r1", 2, { durationMs: "1s" }), line("r1", 3)].join("\n")), 1 << 20);
+    const r = await ingestApiLines(t.db, lines, "api:test");
+    expect(r).toMatchObject({ stored: 2, duplicate: 0, runs: ["r1"] });
+    expect(r.errors.map((e) => e.line)).toEqual([2, 3]);
+    expect(await count(`SELECT COUNT(*) AS "n" FROM "IngestError" WHERE "source" = 'api:test'`)).toBe(2);
+    const run = await t.db.get<{ steps: number; tokens: number }>(`SELECT "steps","tokens" FROM "Run" WHERE "id" = 'r1'`);
+    expect(Number(run?.steps)).toBe(2);
+    expect(Number(run?.tokens)).toBe(10);
+  });
+
+  it("keeps exactly one copy when the same batch arrives three times at once, with correct totals", async () => {
+    const text = Array.from({ length: 300 }, (_, i) => line(i < 150 ? "ra" : "rb", i + 1)).join("\n");
+    // Three writers, as three server processes would be: none shares another's cache.
+    const writers = [1, 2, 3].map(() => new IngestWriter(t.db));
+    const results = await Promise.all(writers.map(async (w) => {
+      const lines = await readBodyLines(body(text), 1 << 20);
+      const counts = emptyCounts();
+      const { parseProtocolLine } = await import("@/lib/domain/formats/protocol");
+      const items = lines.map((l) => {
+        if ("error" in l) throw new Error(l.error);
+        const p = parseProtocolLine(l.text);
+        if (!p.ok) throw new Error(p.message);
+        return { kind: "event" as const, event: p.event, line: l.line, raw: l.text, sourceType: p.event.type, format: "protocol" as const, tsMs: p.tsMs };
+      });
+      await w.writeBatch(items, { sourceId: null, name: "api:test" }, counts);
+      return counts;
+    }));
+    expect(results.reduce((n, c) => n + c.eventsNew, 0)).toBe(300);
+    expect(await count(`SELECT COUNT(*) AS "n" FROM "Event"`)).toBe(300);
+    for (const id of ["ra", "rb"]) {
+      const run = await t.db.get<{ eventCount: number; steps: number; tokens: number }>(`SELECT "eventCount","steps","tokens" FROM "Run" WHERE "id" = ?`, [id]);
+      expect({ events: Number(run?.eventCount), steps: Number(run?.steps), tokens: Number(run?.tokens) }).toEqual({ events: 150, steps: 150, tokens: 750 });
+    }
+    // A later writer that missed the others' work still keeps totals right.
+    const late = new IngestWriter(t.db);
+    const more = await readBodyLines(body(line("ra", 999)), 1 << 20);
+    await ingestApiLines(t.db, more, "api:test");
+    void late;
+    expect(Number((await t.db.get<{ n: number }>(`SELECT "eventCount" AS "n" FROM "Run" WHERE "id" = 'ra'`))?.n)).toBe(151);
+  });
+
+  it("places a late event where its ts says and re-evaluates the run", async () => {
+    const w = new IngestWriter(t.db);
+    const parse = async (text: string) => {
+      const { parseProtocolLine } = await import("@/lib/domain/formats/protocol");
+      return (await readBodyLines(body(text), 1 << 20)).map((l) => {
+        const p = parseProtocolLine((l as { text: string }).text);
+        if (!p.ok) throw new Error(p.message);
+        return { kind: "event" as const, event: p.event, line: l.line, raw: (l as { text: string }).text, sourceType: p.event.type, format: "protocol" as const, tsMs: p.tsMs };
+      });
+    };
+    const out = (i: number, text: string) => line("late", i, { node: "coder", output: { final: text } });
+    // Outputs A, A then (late, earlier than both) A: three identical outputs in a row only once the late one is placed.
+    await w.writeBatch(await parse([out(10, "same"), out(20, "same")].join("\n")), { sourceId: null, name: "api:test" }, emptyCounts());
+    expect(await count(`SELECT COUNT(*) AS "n" FROM "Finding" WHERE "runId" = 'late'`)).toBe(0);
+    await w.writeBatch(await parse(out(5, "same")), { sourceId: null, name: "api:test" }, emptyCounts());
+    const f = await t.db.get<{ signal: string; atEventId: string }>(`SELECT "signal","atEventId" FROM "Finding" WHERE "runId" = 'late'`);
+    expect(f).toEqual({ signal: "identical_outputs", atEventId: "e20" });
+    const run = await t.db.get<{ startedAt: number; status: string }>(`SELECT "startedAt","status" FROM "Run" WHERE "id" = 'late'`);
+    expect(Number(run?.startedAt)).toBe(Date.UTC(2026, 0, 1, 0, 0, 5));
+    expect(run?.status).toBe("halted");
+  });
+});
