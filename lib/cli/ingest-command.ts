@@ -2,6 +2,7 @@ import { getSql, closeDb, getDb } from "@/lib/db/client";
 import { describeDb } from "@/lib/db/config";
 import { ingestPaths, type IngestSummary } from "@/lib/db/ingest/ingest-files";
 import { watchFolders } from "@/lib/db/ingest/watch";
+import { getProjectDetectorConfig } from "@/lib/db/settings";
 import { parseArgs, UsageError } from "./args";
 import { ProgressBar, formatBytes, formatInt } from "./progress";
 
@@ -23,12 +24,14 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError("name at least one file or folder to ingest");
   const quiet = args.flags.has("quiet");
   const sql = await getSql();
+  const config = await getProjectDetectorConfig();
   if (!quiet) console.error(`loopscope: ingesting into ${describeDb(getDb().config)}`);
   if (args.flags.has("watch")) {
     const interval = Number(args.flags.get("interval") ?? 250);
     if (!Number.isFinite(interval) || interval < 20) throw new UsageError("--interval takes a number of milliseconds (at least 20)");
     return watchFolders(sql, args.positionals, {
       intervalMs: interval,
+      config,
       onIngest: (path, s) => {
         if (!quiet) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} events${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
       },
@@ -43,6 +46,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   let bytesSeen = 0;
   const rejectedLines: string[] = [];
   const summary = await ingestPaths(sql, args.positionals, {
+    config,
     onProgress: (p) => {
       bytesSeen = p.bytes;
       bar.update(p.bytes, p.totalBytes, `${p.files}/${p.totalFiles} files, ${formatInt(p.events)} events, ${formatBytes(p.bytes)}`);

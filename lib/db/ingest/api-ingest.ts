@@ -3,6 +3,7 @@ import { parseProtocolLine } from "@/lib/domain/formats/protocol";
 import type { ParseItem } from "@/lib/domain/formats/types";
 import type { SqlDb } from "../sql";
 import { IngestWriter, emptyCounts } from "./writer";
+import { getProjectDetectorConfig } from "../settings";
 
 /** Largest request body accepted by POST /api/ingest (LOOPSCOPE_INGEST_MAX_BYTES overrides). */
 export const DEFAULT_MAX_BODY_BYTES = 8 << 20;
@@ -50,12 +51,19 @@ export interface ApiIngestResult {
   runs: string[];
 }
 
-let sharedWriter: { db: SqlDb; writer: IngestWriter } | null = null;
+let sharedWriter: { db: SqlDb; writer: Promise<IngestWriter> } | null = null;
 
-/** One writer per server process, so its per-run state serves every request. */
-function writerFor(db: SqlDb): IngestWriter {
-  if (!sharedWriter || sharedWriter.db !== db) sharedWriter = { db, writer: new IngestWriter(db) };
+/** One writer per server process, so its per-run state serves every request; it detects with the project's settings. */
+function writerFor(db: SqlDb): Promise<IngestWriter> {
+  if (!sharedWriter || sharedWriter.db !== db) {
+    sharedWriter = { db, writer: getProjectDetectorConfig().then((config) => new IngestWriter(db, config)) };
+  }
   return sharedWriter.writer;
+}
+
+/** Drops the shared writer (its cached runs and configuration): after the project's settings change. */
+export function resetSharedWriter(): void {
+  sharedWriter = null;
 }
 
 /** Validates NDJSON protocol lines and stores the valid ones; bad lines are stored as ingest errors too. */
@@ -78,7 +86,7 @@ export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: s
   }
   const counts = emptyCounts();
   const sourceId = await apiSourceId(db, sourceName);
-  await writerFor(db).writeBatch(items, { sourceId, name: sourceName }, counts);
+  await (await writerFor(db)).writeBatch(items, { sourceId, name: sourceName }, counts);
   return { stored: counts.eventsNew, duplicate: counts.eventsDuplicate, errors, runs: [...counts.runsTouched].sort() };
 }
 

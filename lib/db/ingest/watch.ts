@@ -1,6 +1,7 @@
 import { watch as fsWatch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { SqlDb } from "../sql";
+import type { DetectorConfig } from "@/lib/domain/detector";
 import { expandPaths } from "./file-source";
 import { ingestFile, summarise, type IngestSummary } from "./ingest-files";
 import { IngestWriter, emptyCounts, type RejectedLine } from "./writer";
@@ -9,6 +10,7 @@ export interface WatchOptions {
   intervalMs?: number;
   onIngest?: (path: string, summary: IngestSummary) => void;
   onRejected?: (source: string, r: RejectedLine) => void;
+  config?: Partial<DetectorConfig>;
   /** Stops the watcher (tests); SIGINT and SIGTERM stop it too. */
   signal?: AbortSignal;
 }
@@ -23,7 +25,7 @@ export interface WatchOptions {
  */
 export async function watchFolders(db: SqlDb, folders: readonly string[], opts: WatchOptions = {}): Promise<void> {
   const interval = opts.intervalMs ?? 250;
-  const writer = new IngestWriter(db);
+  const writer = new IngestWriter(db, opts.config);
   const known = new Map<string, { size: number; mtimeMs: number }>();
   const controller = new AbortController();
   const stop = () => controller.abort();

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { DETECTOR_PRESETS } from "@/lib/domain/detector";
+import { getProjectDetectorSettings } from "@/lib/db/settings";
+import { formatInstant } from "@/lib/format/values";
+import { DetectorSettingsForm } from "@/components/settings/detector-settings-form";
+
+export const metadata: Metadata = { title: "Settings" };
+export const dynamic = "force-dynamic";
+
+export default async function SettingsPage() {
+  const settings = await getProjectDetectorSettings();
+  return (
+    <main className="page">
+      <div className="page-title">
+        <h1>Loop detector settings</h1>
+        <span className="sub">
+          Preset <strong>{settings.preset}</strong>
+          {settings.updatedAt ? ` · saved ${formatInstant(settings.updatedAt)} UTC` : " · never changed"}. A run can still override budgets
+          in its own <code>run.started.budgets</code>.
+        </span>
+      </div>
+      <DetectorSettingsForm presets={{ ...DETECTOR_PRESETS }} preset={settings.preset} overrides={settings.overrides} />
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+import type { DetectorConfig } from "@/lib/domain/detector";
+import type { SourceFormat } from "@/lib/domain/protocol/types";
+import type { SqlDb } from "./sql";
+import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./ingest/run-store";
+
+/**
+ * Re-evaluates the stored findings of runs under a new configuration (after a
+ * person saved it): each run's accumulator is rebuilt from its events, its
+ * detector findings replaced and its summary (status, halt reason, badge)
+ * rewritten, one run per transaction so that ingest keeps going meanwhile.
+ */
+export async function recomputeRuns(db: SqlDb, config: Partial<DetectorConfig>, runIds?: readonly string[]): Promise<number> {
+  const ids = runIds ?? (await db.all<{ id: string }>(`SELECT "id" FROM "Run" ORDER BY "id"`)).map((r) => r.id);
+  let done = 0;
+  for (const runId of ids) {
+    await db.transaction(async (tx) => {
+      const row = await tx.get<{ format: string; facts: string | null }>(
+        `SELECT "format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
+        [runId],
+      );
+      if (!row) return;
+      const acc = await rebuildAccumulator(tx, runId, row.format as SourceFormat, row.facts, config);
+      await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
+      const tsOf = new Map<string, number>();
+      for (const f of acc.findings()) {
+        const ev = await tx.get<{ tsMs: number }>(`SELECT "tsMs" FROM "Event" WHERE "runId" = ? AND "eventId" = ?`, [runId, f.atEventId]);
+        if (ev) tsOf.set(f.atEventId, Number(ev.tsMs));
+      }
+      await insertFindings(tx, runId, acc.findings(), (id) => tsOf.get(id) ?? null);
+      await insertRuntimeHalts(tx, runId, acc.runtimeHalts());
+      await writeRunState(tx, acc, null);
+      done++;
+    });
+  }
+  return done;
+}
