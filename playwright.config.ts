@@ -1,7 +1,23 @@
 import { defineConfig } from "@playwright/test";
+import { execSync } from "node:child_process";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+const PG_PORT = PORT + 10;
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** The PostgreSQL pass runs where the local server answers (every dev machine and CI); E2E_POSTGRES=0 skips it. */
+function postgresAnswers(): boolean {
+  if (process.env.E2E_POSTGRES === "0") return false;
+  try {
+    execSync("pg_isready -h 127.0.0.1 -p 5432 -q", { stdio: "ignore", timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const withPostgres = postgresAnswers();
+/** Specs that also run against PostgreSQL: the same behaviour on both databases. */
+const POSTGRES_SPECS = /(runs-page|api-ingest|what-if)\.spec\.ts$/;
 
 /**
  * End-to-end tests in Debian's Chromium (Playwright cannot download its own
@@ -27,13 +43,30 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
-  webServer: {
-    command: `node scripts/e2e-server.js ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  projects: [
+    { name: "chromium", use: { browserName: "chromium" } },
+    ...(withPostgres
+      ? [{ name: "chromium-postgres", testMatch: POSTGRES_SPECS, use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PG_PORT}` } }]
+      : []),
+  ],
+  webServer: [
+    {
+      command: `node scripts/e2e-server.js ${PORT}`,
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    ...(withPostgres
+      ? [{
+          command: `node scripts/e2e-server.js ${PG_PORT} postgres`,
+          url: `http://127.0.0.1:${PG_PORT}/api/health`,
+          timeout: 300_000,
+          reuseExistingServer: false,
+          stdout: "pipe" as const,
+          stderr: "pipe" as const,
+        }]
+      : []),
+  ],
 });

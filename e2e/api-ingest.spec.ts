@@ -1,9 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { apiKeyFor } from "./support";
 
-const port = Number(process.env.E2E_PORT ?? 3100);
-const key = () => readFileSync(resolve(`data/e2e-${port}.key`), "utf8").trim();
+const key = () => apiKeyFor(test.info());
 const event = (runId: string, id: string, fields: Record<string, unknown> = {}) =>
   JSON.stringify({ v: 1, id, runId, ts: `2026-11-01T10:00:${id.padStart(2, "0").slice(-2)}.000Z`, type: "node.completed", node: "coder", tokens: 10, ...fields });
 
