@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useState, useTransition, type FormEvent } from "react";
+import { useState } from "react";
+import { useFormAction } from "@/lib/hooks/use-form-action";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import { saveDetectorSettings, type SaveSettingsState } from "@/lib/actions/settings";
 import { DetectorFields, type PresetName } from "./detector-fields";
@@ -9,19 +10,10 @@ const INITIAL: SaveSettingsState = { status: "idle", errors: {}, message: null }
 
 /** The project's detector settings; saving re-evaluates every run's findings. */
 export function DetectorSettingsForm(props: { presets: Record<PresetName, DetectorConfig>; preset: PresetName; overrides: Partial<DetectorConfig> }) {
-  const [state, dispatch, acting] = useActionState(saveDetectorSettings, INITIAL);
-  const [transitioning, startTransition] = useTransition();
-  const pending = acting || transitioning;
-  // Submitting through a transition (not `<form action>`) keeps what the person typed:
-  // React resets a form after an action, which would throw their thresholds away.
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = new FormData(e.currentTarget);
-    startTransition(() => dispatch(data));
-  };
+  const { state, onSubmit, pending } = useFormAction(saveDetectorSettings, INITIAL);
   const [preset, setPreset] = useState<PresetName>(props.preset);
   return (
-    <form onSubmit={submit} className="panel settings-form" aria-label="Detector settings">
+    <form onSubmit={onSubmit} className="panel settings-form" aria-label="Detector settings">
       <div className="panel-body">
         <DetectorFields presets={props.presets} preset={preset} overrides={props.overrides} errors={state.errors} onPresetChange={setPreset} />
         <div className="form-actions">

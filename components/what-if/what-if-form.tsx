@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useState, useTransition, type FormEvent } from "react";
+import { useState } from "react";
+import { useFormAction } from "@/lib/hooks/use-form-action";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import { runWhatIfAction, type WhatIfState } from "@/lib/actions/what-if";
 import { DetectorFields, type PresetName } from "@/components/settings/detector-fields";
@@ -17,21 +18,12 @@ interface Props {
 
 /** Another configuration, a set of past runs, and what the detector would have done to them. */
 export function WhatIfForm({ presets, preset: initialPreset, overrides, filter }: Props) {
-  const [state, dispatch, acting] = useActionState(runWhatIfAction, INITIAL);
-  const [transitioning, startTransition] = useTransition();
-  const pending = acting || transitioning;
-  // Submitting through a transition (not `<form action>`) keeps what the person typed:
-  // React resets a form after an action, which would throw their thresholds away.
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = new FormData(e.currentTarget);
-    startTransition(() => dispatch(data));
-  };
+  const { state, onSubmit, pending } = useFormAction(runWhatIfAction, INITIAL);
   const [preset, setPreset] = useState<PresetName>(initialPreset);
   const err = state.errors;
   return (
     <>
-      <form onSubmit={submit} className="panel" aria-label="What if">
+      <form onSubmit={onSubmit} className="panel" aria-label="What if">
         <div className="panel-body">
           <fieldset>
             <legend>Which past runs</legend>
