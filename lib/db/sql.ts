@@ -105,6 +105,9 @@ export function toPgPlaceholders(sql: string): string {
 
 function openPostgres(url: string): SqlDb {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // An idle client's error (the server restarted, a connection was killed) must not crash the process;
+  // the pool drops that client and the next query opens a new one.
+  pool.on("error", (error) => console.error(`loopscope: PostgreSQL connection lost: ${error.message}`));
   const cache = new Map<string, string>();
   const text = (sql: string) => {
     let t = cache.get(sql);
