@@ -1,15 +1,19 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-/** The row of a run in the history, following "Older runs" pages until it shows. */
+/** The row of a run in the history, following "Next page" links until it shows. */
 async function findRunRow(page: Page, runId: string): Promise<Locator> {
-  await page.goto("/runs");
+  await page.goto("/runs?size=25");
+  const rows = page.getByRole("table", { name: "Runs" }).locator("tbody tr");
   for (let i = 0; i < 20; i++) {
+    await expect(rows.first()).toBeVisible();
     const row = page.getByRole("table", { name: "Runs" }).locator(`tr[data-run-id="${runId}"]`);
     if (await row.count()) return row;
-    const older = page.getByRole("link", { name: "Older runs →" });
-    if (!(await older.count())) break;
-    await older.click();
-    await page.waitForURL(/cursor=/);
+    const next = page.getByRole("link", { name: "Next page →" });
+    if (!(await next.count())) break;
+    const first = (await rows.first().getAttribute("data-run-id"))!;
+    await next.click();
+    // The URL changes when the navigation starts; the rows, when it is done.
+    await expect(rows.first()).not.toHaveAttribute("data-run-id", first);
   }
   throw new Error(`run ${runId} is not in the history`);
 }
@@ -52,18 +56,26 @@ test.describe("runs page", () => {
     await page.screenshot({ path: "test-results/screens/runs-page.png", fullPage: true });
   });
 
-  test("pages through the history with a cursor in the URL, newest first", async ({ page }) => {
-    await page.goto("/runs");
-    const firstPage = await page.getByRole("table", { name: "Runs" }).locator("tbody tr").count();
-    expect(firstPage).toBe(25);
-    await page.getByRole("link", { name: "Older runs →" }).click();
-    await expect(page).toHaveURL(/cursor=/);
-    const url = page.url();
+  test("pages through the history with a cursor in the URL, newest first, and back", async ({ page }) => {
+    await page.goto("/runs?size=25");
     const rows = page.getByRole("table", { name: "Runs" }).locator("tbody tr");
-    await expect(rows.first()).toBeVisible();
-    const secondPageIds = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-run-id")));
-    // The cursor URL reproduces the same page.
+    const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-run-id")));
+    expect(await rows.count()).toBe(25);
+    const firstPageIds = await ids();
+    await page.getByRole("link", { name: "Next page →" }).click();
+    await expect(page).toHaveURL(/cursor=/);
+    await expect(rows.first()).not.toHaveAttribute("data-run-id", firstPageIds[0]!);
+    const url = page.url();
+    const secondPageIds = await ids();
+    expect(secondPageIds.filter((id) => firstPageIds.includes(id))).toEqual([]);
+    // Newest first across the page boundary.
+    const started = (await rows.locator("td:nth-child(6)").allTextContents()).filter((t) => t !== "—");
+    expect([...started].sort().reverse()).toEqual(started);
+    // The cursor URL reproduces the same page, and "Previous" leads back to the first.
     await page.goto(url);
-    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-run-id")))).toEqual(secondPageIds);
+    expect(await ids()).toEqual(secondPageIds);
+    await page.getByRole("link", { name: "← Previous" }).click();
+    await expect(rows.first()).toHaveAttribute("data-run-id", firstPageIds[0]!);
+    expect(await ids()).toEqual(firstPageIds);
   });
 });

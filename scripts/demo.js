@@ -1,4 +1,8 @@
-// npm run demo: build, migrate, seed demo data, serve on http://localhost:3000.
+// npm run demo: build, migrate, seed demo data, serve on http://localhost:3000,
+// and start the simulated SDD agent (scripts/demo-agent.js) next to the server:
+// it talks to it over HTTP like a real runtime; some of its runs halt and wait
+// for you under "Needs you" on the home page.
+import { spawn, spawnSync } from "node:child_process";
 import { buildIsFresh, nextBin, runStep, serve } from "./run-steps.js";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -7,5 +11,32 @@ if (!buildIsFresh()) runStep("next build", process.execPath, [nextBin, "build"],
 else console.log("▶ next build: up to date");
 runStep("migrate the database", process.execPath, ["bin/loopscope.js", "migrate"], env);
 runStep("ingest the sample runs (fixtures/ and demo/data/)", process.execPath, ["bin/loopscope.js", "ingest", "fixtures", "demo/data"], env);
+
+console.log("\n▶ create an API key for the demo agent");
+const created = spawnSync(process.execPath, ["bin/loopscope.js", "keys", "create", "demo-agent"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+const agentKey = created.status === 0 ? created.stdout.trim() : "";
+
 console.log(`\n▶ serving Loopscope on http://localhost:${port}  (Ctrl-C to stop)\n`);
-serve(port, "0.0.0.0", env);
+const server = serve(port, "0.0.0.0", env);
+
+if (!agentKey) {
+  console.error("✖ could not create an API key: the demo agent does not start (the dashboard still runs)");
+} else {
+  startAgentWhenUp(`http://127.0.0.1:${port}`, agentKey);
+}
+
+/** Waits for the server's health check, then starts the agent; it stops with the server. */
+async function startAgentWhenUp(url, key) {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.log("▶ starting the demo agent: its runs halt and wait for you under \"Needs you\"\n");
+  const agent = spawn(process.execPath, ["scripts/demo-agent.js", "--url", url], { stdio: "inherit", env: { ...env, LOOPSCOPE_API_KEY: key } });
+  server.on("exit", () => agent.kill("SIGTERM"));
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => agent.kill(sig));
+}

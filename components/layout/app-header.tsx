@@ -13,6 +13,7 @@ export function AppHeader() {
       </Link>
       <nav aria-label="Main">
         <Link href="/runs">Runs</Link>
+        <Link href="/trends">Trends</Link>
         <Link href="/what-if">What if</Link>
         <Link href="/settings">Settings</Link>
       </nav>

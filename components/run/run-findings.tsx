@@ -1,34 +1,61 @@
 import type { RunFindingItem } from "@/lib/db/run-detail";
+import { describeEvidence } from "@/lib/format/finding-evidence";
+import { getEventAnchor } from "@/lib/format/timeline-query";
 import { humanize } from "@/lib/format/values";
 
-/** The detector's findings and the runtime's own halts, in the order they fired. */
+/** The detector's findings and the runtime's own halts, in the order they fired, each with its evidence. */
 export function RunFindings({ findings }: { findings: RunFindingItem[] }) {
   return (
-    <section className="panel" aria-labelledby="findings-title">
+    <section className="panel" aria-labelledby="findings-title" id="findings">
       <h2 id="findings-title">Findings <span className="badge">{findings.length}</span></h2>
       <div className="panel-body">
         {findings.length === 0 ? (
           <p className="run-sub">No loop found: the detector saw progress all the way.</p>
         ) : (
-          <table className="data" aria-label="Findings">
-            <thead>
-              <tr><th>Halt reason</th><th>Signal</th><th>Where</th><th className="num">Count / limit</th><th>At event</th><th>Suggested</th></tr>
-            </thead>
-            <tbody>
-              {findings.map((f) => (
-                <tr key={f.id}>
-                  <td><span className="badge bad">{humanize(f.haltReason)}</span>{f.source === "runtime" ? <span className="badge info" style={{ marginLeft: 4 }}>runtime</span> : null}</td>
-                  <td><code>{f.signal ?? "—"}</code></td>
-                  <td className="mono">{f.edge ?? f.node ?? f.taskId ?? "run"}{f.cycleId ? <div className="run-sub">{f.cycleId}</div> : null}</td>
-                  <td className="num">{f.count !== null ? `${f.count} / ${f.limit}` : "—"}</td>
-                  <td className="mono">{f.atEventId}</td>
-                  <td>{f.suggestedActions.map(humanize).join(", ") || "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="table-scroll">
+            <table className="data findings-table" aria-label="Findings">
+              <thead>
+                <tr><th>Halt reason</th><th>Signal</th><th>Where</th><th className="num">Count / limit</th><th>Evidence</th><th>At event</th><th>Suggested</th></tr>
+              </thead>
+              <tbody>
+                {findings.map((f) => <FindingRow key={f.id} f={f} />)}
+              </tbody>
+            </table>
+          </div>
         )}
       </div>
     </section>
+  );
+}
+
+function FindingRow({ f }: { f: RunFindingItem }) {
+  const evidence = describeEvidence(f.evidence);
+  return (
+    <tr id={`finding-${f.id}`} data-finding-signal={f.signal ?? "runtime"}>
+      <td>
+        <span className="badge bad">{humanize(f.haltReason)}</span>
+        {f.source === "runtime" ? <span className="badge info finding-source">runtime</span> : null}
+      </td>
+      <td><code>{f.signal ?? "—"}</code>{f.loopType ? <div className="run-sub">{humanize(f.loopType)}</div> : null}</td>
+      <td className="mono">
+        {f.edge ?? f.node ?? f.taskId ?? "run"}
+        {f.cycleId ? <div className="run-sub">{f.cycleId}</div> : null}
+      </td>
+      <td className="num">{f.count !== null ? `${f.count} / ${f.limit}` : "—"}</td>
+      <td className="evidence-cell">
+        {evidence.length === 0 ? <span className="muted">—</span> : (
+          <dl className="evidence">
+            {evidence.map((e) => (
+              <div key={e.label}>
+                <dt>{e.label}</dt>
+                <dd>{e.values.map((v, i) => <code key={i}>{v}</code>)}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </td>
+      <td className="mono"><a href={`#${getEventAnchor(f.atEventId)}`} title="Show this event in the timeline">{f.atEventId}</a></td>
+      <td>{f.suggestedActions.map(humanize).join(", ") || "—"}{f.recommendation ? <div className="run-sub">{humanize(f.recommendation)}</div> : null}</td>
+    </tr>
   );
 }

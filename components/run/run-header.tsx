@@ -1,25 +1,34 @@
 import type { RunDetail } from "@/lib/db/run-detail";
-import { formatCost, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
+import { findHaltFinding } from "@/lib/format/halt-finding";
+import { getEventAnchor } from "@/lib/format/timeline-query";
+import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/status-badge";
 
-/** What a person needs first about a run: where it stands, why, and what it cost. */
+/** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
 export function RunHeader({ run }: { run: RunDetail }) {
-  const halt = run.findings.find((f) => f.haltReason === run.haltReason) ?? run.findings[0];
+  const halt = findHaltFinding(run);
   return (
     <section className="panel run-header" aria-label="Run summary">
       <div className="panel-body">
         <div className="run-header-top">
           <h1>{run.title ?? run.ticketId ?? run.id}</h1>
           <StatusBadge status={run.status} />
-          <TerminalStatusBadge value={run.terminalStatus} />
-          <LoopBadge iterations={run.loopIterations} limit={run.loopLimit} />
+          {run.terminalStatus ? <TerminalStatusBadge value={run.terminalStatus} /> : null}
+          {run.loopIterations !== null ? <LoopBadge iterations={run.loopIterations} limit={run.loopLimit} /> : null}
         </div>
         <div className="run-sub">{run.id} · {run.format}</div>
         {run.stopReason ? <p className="stop-reason"><strong>Stop reason:</strong> {run.stopReason}</p> : null}
         {run.haltReason ? (
           <p className="halt-reason">
-            <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
-            {halt ? <>fired by <code>{halt.signal ?? "runtime"}</code>{halt.node ? <> on <code>{halt.node}</code></> : null}{halt.edge ? <> on <code>{halt.edge}</code></> : null} at event <code>{halt.atEventId}</code></> : null}
+            <strong>Halted:</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
+            {halt ? (
+              <>
+                fired by <a href={`#finding-${halt.id}`}><code>{halt.signal ?? "runtime"}</code></a>
+                {halt.edge ? <> on <code>{halt.edge}</code></> : halt.node ? <> on <code>{halt.node}</code></> : null}
+                {halt.count !== null && halt.limit !== null ? <> ({halt.count} of at most {halt.limit})</> : null}
+                {" "}at event <a href={`#${getEventAnchor(halt.atEventId)}`}><code>{halt.atEventId}</code></a>
+              </>
+            ) : null}
           </p>
         ) : null}
         <dl className="facts">
@@ -30,10 +39,21 @@ export function RunHeader({ run }: { run: RunDetail }) {
           <div><dt>Steps</dt><dd>{run.steps || "—"}</dd></div>
           <div><dt>Tokens</dt><dd>{formatTokens(run.tokens)}</dd></div>
           <div><dt>Cost</dt><dd>{formatCost(run.costUsd)}</dd></div>
-          <div><dt>Events</dt><dd>{run.eventCount}</dd></div>
+          <div><dt>Events</dt><dd>{formatCount(run.eventCount)}</dd></div>
+          <div><dt>Findings</dt><dd>{run.findingCount}</dd></div>
         </dl>
         {run.sources.length > 0 ? (
-          <div className="run-sub">Sources: {run.sources.map((s) => s.path).join(", ")}</div>
+          <div className="run-sources">
+            <span className="facts-label">Source files</span>
+            <ul>
+              {run.sources.map((s) => (
+                <li key={s.id}>
+                  <code>{s.path}</code> <span className="muted">{s.format ?? ""}</span>
+                  {s.errorCount ? <> <a className="badge bad" href="#ingest-errors">{s.errorCount} rejected</a></> : null}
+                </li>
+              ))}
+            </ul>
+          </div>
         ) : null}
       </div>
     </section>

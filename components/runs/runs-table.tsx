@@ -1,44 +1,45 @@
+"use client";
+
 import Link from "next/link";
 import type { RunListItem } from "@/lib/db/runs";
+import type { RunsQuery } from "@/lib/format/runs-query";
 import { formatCost, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "./status-badge";
+import { RunsTableHead } from "./runs-table-head";
+import { QueryProvider } from "./query-provider";
+import { useLiveRuns } from "./use-live-runs";
 
-/** The history table: one row per run, linking to the run. */
-export function RunsTable({ runs }: { runs: RunListItem[] }) {
+/** The history table: one row per run, linking to the run; unfinished runs update live. */
+export function RunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery }) {
   return (
-    <table className="data" aria-label="Runs">
-      <thead>
-        <tr>
-          <th>Run</th>
-          <th>Status</th>
-          <th>Terminal status</th>
-          <th>Halt reason</th>
-          <th>Profile</th>
-          <th>Started (UTC)</th>
-          <th className="num">Duration</th>
-          <th className="num">Steps</th>
-          <th className="num">Tokens</th>
-          <th className="num">Cost</th>
-          <th>Loop</th>
-        </tr>
-      </thead>
+    <QueryProvider>
+      <LiveRunsTable runs={runs} query={query} />
+    </QueryProvider>
+  );
+}
+
+function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery }) {
+  const rows = useLiveRuns(runs);
+  return (
+    <table className="data runs-table" aria-label="Runs">
+      <RunsTableHead query={query} />
       <tbody>
-        {runs.map((r) => (
-          <tr key={r.id} data-run-id={r.id}>
-            <td>
+        {rows.map((r) => (
+          <tr key={r.id} data-run-id={r.id} data-status={r.status}>
+            <td className="run-cell">
               <Link href={`/runs/${encodeURIComponent(r.id)}`} className="run-title">
                 {r.title ?? r.ticketId ?? r.id}
               </Link>
               <div className="run-sub">
-                {r.ticketId && r.title ? `${r.ticketId} · ` : ""}
-                {r.id} · {r.format}
+                {r.ticketId && r.title ? <span>{r.ticketId} · </span> : null}
+                <span title={r.id}>{formatShortId(r.id)}</span>
               </div>
-              {r.stopReason ? <div className="run-sub" title={r.stopReason}>{truncate(r.stopReason, 90)}</div> : null}
+              {r.stopReason ? <div className="run-stop" title={r.stopReason}>{truncate(r.stopReason, 110)}</div> : null}
             </td>
-            <td><StatusBadge status={r.status} /></td>
+            <td className="status-cell"><StatusBadge status={r.status} compact /></td>
             <td><TerminalStatusBadge value={r.terminalStatus} /></td>
-            <td>{r.haltReason ? <span className="badge bad">{humanize(r.haltReason)}</span> : "—"}</td>
-            <td>{r.profile ?? "—"}</td>
+            <td>{r.haltReason ? <span className="badge bad">{humanize(r.haltReason)}</span> : <span className="muted">—</span>}</td>
+            <td>{r.profile ?? <span className="muted">—</span>}</td>
             <td className="nowrap" title={formatInstantFull(r.startedAt)}>{formatInstant(r.startedAt)}</td>
             <td className="num">{formatDuration(r.durationMs)}</td>
             <td className="num">{r.steps || "—"}</td>
@@ -50,6 +51,11 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
       </tbody>
     </table>
   );
+}
+
+/** Ids are often UUIDs: the first block tells runs apart on screen; the full id is in the tooltip and the link. */
+function formatShortId(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 8)}…` : id;
 }
 
 function truncate(s: string, n: number): string {

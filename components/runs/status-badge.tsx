@@ -16,15 +16,31 @@ const TERMINAL_TONE: Record<string, string> = {
   aborted_constraint: "bad",
 };
 
-/** The run's status; halted and paused runs wait for a person. */
-export function StatusBadge({ status }: { status: string }) {
-  const label = status === "halted" ? "halted · needs you" : status === "paused" ? "paused · needs you" : status;
-  return <span className={`badge ${STATUS_TONE[status] ?? ""}`}>{label}</span>;
+/** How a status reads: halted and paused runs wait for a person. */
+export function formatStatus(status: string): string {
+  return status === "halted" || status === "paused" ? `${status} · needs you` : status;
+}
+
+/**
+ * The run's status; a running run's badge pulses (it updates live). `compact`
+ * (table cells) puts "needs you" on a line of its own under the badge.
+ */
+export function StatusBadge({ status, compact = false }: { status: string; compact?: boolean }) {
+  const waits = status === "halted" || status === "paused";
+  return (
+    <>
+      <span className={`badge ${Object.hasOwn(STATUS_TONE, status) ? STATUS_TONE[status] : ""}`} title={waits ? "waits for a person's decision" : undefined}>
+        {status === "running" ? <span className="live-dot" aria-hidden="true" /> : null}
+        {compact ? status : formatStatus(status)}
+      </span>
+      {compact && waits ? <span className="needs-you">needs you</span> : null}
+    </>
+  );
 }
 
 export function TerminalStatusBadge({ value }: { value: string | null }) {
   if (!value) return <span className="muted">—</span>;
-  return <span className={`badge ${TERMINAL_TONE[value] ?? ""}`}>{humanize(value)}</span>;
+  return <span className={`badge ${Object.hasOwn(TERMINAL_TONE, value) ? TERMINAL_TONE[value] : ""}`}>{humanize(value)}</span>;
 }
 
 /** `Loop 3/8`: the worst cycle of the run against its iteration budget. */

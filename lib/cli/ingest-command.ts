@@ -24,7 +24,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError("name at least one file or folder to ingest");
   const quiet = args.flags.has("quiet");
   const sql = await getSql();
-  const config = await getProjectDetectorConfig();
+  const config = await getProjectDetectorConfig(sql);
   if (!quiet) console.error(`loopscope: ingesting into ${describeDb(getDb().config)}`);
   if (args.flags.has("watch")) {
     const interval = Number(args.flags.get("interval") ?? 250);

@@ -1,4 +1,6 @@
-import { getPrisma } from "./client";
+import { getPrisma, getSql } from "./client";
+import type { SqlDb } from "./sql";
+import { listReportLoopEvidence, type LoopEvidence, type RunFactFields } from "@/lib/domain/formats";
 
 export interface RunFindingItem {
   id: number;
@@ -37,10 +39,47 @@ export async function getRunDetail(runId: string) {
     taskId: f.taskId, loopType: f.loopType, recommendation: f.recommendation, count: f.count, limit: f.limit,
     atEventId: f.atEventId, atTsMs: f.atTsMs, evidence: parseJson(f.evidence), suggestedActions: (parseJson(f.suggestedActions) as string[] | null) ?? [],
   }));
-  return { ...run, facts: parseJson(run.facts) as Record<string, unknown> | null, findings, sources: run.sources.map((s) => s.source) };
+  const facts = parseJson(run.facts) as RunFactFields | null;
+  const loopEvidence: LoopEvidence[] = facts ? listReportLoopEvidence(facts) : [];
+  return {
+    ...run,
+    facts: facts as Record<string, unknown> | null,
+    loopEvidence,
+    findings,
+    sources: run.sources.map((s) => s.source).sort((a, b) => a.path.localeCompare(b.path)),
+  };
 }
 
 export type RunDetail = NonNullable<Awaited<ReturnType<typeof getRunDetail>>>;
+
+export interface RunIngestErrorItem {
+  id: number;
+  source: string;
+  line: number | null;
+  message: string;
+  excerpt: string | null;
+  createdAt: number;
+}
+
+/**
+ * Lines that the run's sources could not ingest (its files, or the API key
+ * it came through), and errors stored against the run itself: file and line
+ * first, so a long list reads in file order.
+ */
+export async function listRunIngestErrors(runId: string, limit = 100, db?: SqlDb): Promise<{ errors: RunIngestErrorItem[]; total: number }> {
+  const sql = db ?? (await getSql());
+  const where = `WHERE "sourceId" IN (SELECT "sourceId" FROM "RunSource" WHERE "runId" = ?) OR "runId" = ?`;
+  const [rows, count] = await Promise.all([
+    sql.all<RunIngestErrorItem>(
+      `SELECT "id","source","line","message","excerpt","createdAt" FROM "IngestError" ${where}
+       ORDER BY "source", "line", "id" LIMIT ?`, [runId, runId, limit]),
+    sql.get<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "IngestError" ${where}`, [runId, runId]),
+  ]);
+  return {
+    errors: rows.map((r) => ({ ...r, id: Number(r.id), line: r.line === null ? null : Number(r.line), createdAt: Number(r.createdAt) })),
+    total: Number(count?.n ?? 0),
+  };
+}
 
 function parseJson(text: string | null): unknown {
   if (text === null) return null;

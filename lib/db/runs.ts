@@ -1,4 +1,8 @@
-import { getPrisma } from "./client";
+import { getPrisma, getSql } from "./client";
+import type { SqlDb, SqlRow } from "./sql";
+import { buildRunCountsStatement, buildRunsPageStatements, SORT_COLUMNS } from "./runs-where";
+import { DEFAULT_RUNS_QUERY, type RunsQuery } from "@/lib/format/runs-query";
+import { encodeRunsCursor } from "@/lib/format/runs-cursor";
 
 export interface RunListItem {
   id: string;
@@ -11,6 +15,7 @@ export interface RunListItem {
   stopReason: string | null;
   haltReason: string | null;
   startedAt: number | null;
+  lastEventAt: number | null;
   durationMs: number | null;
   steps: number;
   tokens: number;
@@ -19,64 +24,116 @@ export interface RunListItem {
   findingCount: number;
   loopIterations: number | null;
   loopLimit: number | null;
+  updatedAt: number;
 }
 
 export interface RunPage {
   runs: RunListItem[];
+  /** Token of the page after this one (`?cursor=`), null on the last page. */
   nextCursor: string | null;
+  /** Token of the page before this one, null on the first page. */
+  prevCursor: string | null;
 }
 
-const LIST_FIELDS = {
-  id: true, title: true, ticketId: true, profile: true, format: true, status: true, terminalStatus: true,
-  stopReason: true, haltReason: true, startedAt: true, durationMs: true, steps: true, tokens: true, costUsd: true,
-  eventCount: true, findingCount: true, loopIterations: true, loopLimit: true,
-} as const;
+// Only the narrow columns: a row's report and facts stay on disk.
+const LIST_COLUMNS = [
+  "id", "title", "ticketId", "profile", "format", "status", "terminalStatus", "stopReason", "haltReason", "startedAt",
+  "lastEventAt", "durationMs", "steps", "tokens", "costUsd", "eventCount", "findingCount", "loopIterations", "loopLimit",
+  "updatedAt",
+] as const;
+const LIST_FIELDS = LIST_COLUMNS.map((c) => `"${c}"`).join(",");
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toListItem(r: SqlRow): RunListItem {
+  return {
+    id: String(r.id), title: (r.title as string | null) ?? null, ticketId: (r.ticketId as string | null) ?? null,
+    profile: (r.profile as string | null) ?? null, format: String(r.format), status: String(r.status),
+    terminalStatus: (r.terminalStatus as string | null) ?? null, stopReason: (r.stopReason as string | null) ?? null,
+    haltReason: (r.haltReason as string | null) ?? null, startedAt: num(r.startedAt), lastEventAt: num(r.lastEventAt),
+    durationMs: num(r.durationMs), steps: Number(r.steps), tokens: Number(r.tokens), costUsd: Number(r.costUsd),
+    eventCount: Number(r.eventCount), findingCount: Number(r.findingCount), loopIterations: num(r.loopIterations),
+    loopLimit: num(r.loopLimit), updatedAt: Number(r.updatedAt),
+  };
+}
 
 /**
- * Runs newest first, a page at a time, with a keyset cursor (`<startedAt>:<id>`)
- * so that paging stays cheap however long the history is.
+ * One page of the history for a view (filters, sort, cursor), with keyset
+ * cursors to the pages on either side: each page costs the same however far
+ * into a long history it is.
  */
-export async function listRuns(opts: { limit?: number; cursor?: string | null } = {}): Promise<RunPage> {
-  const prisma = await getPrisma();
-  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const cursor = decodeCursor(opts.cursor);
-  const rows = await prisma.run.findMany({
-    select: LIST_FIELDS,
-    where: cursor
-      ? { OR: [{ startedAt: { lt: cursor.startedAt } }, { startedAt: cursor.startedAt, id: { lt: cursor.id } }] }
-      : undefined,
-    orderBy: [{ startedAt: { sort: "desc", nulls: "last" } }, { id: "desc" }],
-    take: limit + 1,
-  });
-  const more = rows.length > limit;
-  const runs = more ? rows.slice(0, limit) : rows;
-  const last = runs[runs.length - 1];
-  return { runs, nextCursor: more && last ? `${last.startedAt ?? 0}:${last.id}` : null };
-}
-
-function decodeCursor(cursor: string | null | undefined): { startedAt: number; id: string } | null {
-  if (!cursor) return null;
-  const i = cursor.indexOf(":");
-  const startedAt = Number(cursor.slice(0, i));
-  return i > 0 && Number.isFinite(startedAt) ? { startedAt, id: cursor.slice(i + 1) } : null;
+export async function listRuns(query: RunsQuery = DEFAULT_RUNS_QUERY, db?: SqlDb): Promise<RunPage> {
+  const sql = db ?? (await getSql());
+  const want = query.size + 1;
+  const rows: SqlRow[] = [];
+  for (const s of buildRunsPageStatements(query, sql.kind, LIST_FIELDS)) {
+    rows.push(...(await sql.all(s.sql, [...s.params, want - rows.length])));
+    if (rows.length >= want) break;
+  }
+  const more = rows.length > query.size;
+  const back = query.cursor?.back ?? false;
+  const page = rows.slice(0, query.size).map(toListItem);
+  if (back) page.reverse();
+  const column = SORT_COLUMNS[query.sort].column as keyof RunListItem;
+  const cursorAt = (r: RunListItem | undefined, towardStart: boolean) =>
+    r ? encodeRunsCursor({ sort: query.sort, dir: query.dir, value: r[column] as string | number | null, id: r.id, back: towardStart }) : null;
+  const first = page[0];
+  const last = page[page.length - 1];
+  return back
+    ? { runs: page, prevCursor: more ? cursorAt(first, true) : null, nextCursor: cursorAt(last, false) }
+    : { runs: page, prevCursor: query.cursor ? cursorAt(first, true) : null, nextCursor: more ? cursorAt(last, false) : null };
 }
 
 export interface RunCounts {
   total: number;
   byStatus: Record<string, number>;
+  /** Per halt reason; runs without one are not counted here. */
+  byHaltReason: Record<string, number>;
 }
 
-/** How many runs there are in each status. */
-export async function countRuns(): Promise<RunCounts> {
-  const prisma = await getPrisma();
-  const groups = await prisma.run.groupBy({ by: ["status"], _count: { _all: true } });
-  const byStatus: Record<string, number> = {};
-  let total = 0;
-  for (const g of groups) {
-    byStatus[g.status] = g._count._all;
-    total += g._count._all;
+/** How many of the view's runs there are, per status and per halt reason (all filters applied). */
+export async function countRuns(query: RunsQuery = DEFAULT_RUNS_QUERY, db?: SqlDb): Promise<RunCounts> {
+  const sql = db ?? (await getSql());
+  const s = buildRunCountsStatement(query, sql.kind);
+  const rows = await sql.all<{ status: string; haltReason: string | null; n: number | string }>(s.sql, s.params);
+  const counts: RunCounts = { total: 0, byStatus: {}, byHaltReason: {} };
+  for (const r of rows) {
+    const n = Number(r.n);
+    counts.total += n;
+    counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + n;
+    if (r.haltReason !== null) counts.byHaltReason[r.haltReason] = (counts.byHaltReason[r.haltReason] ?? 0) + n;
   }
-  return { total, byStatus };
+  return counts;
+}
+
+/** True when at least one run is stored (tells "nothing ingested" from "nothing matches"). */
+export async function hasAnyRun(db?: SqlDb): Promise<boolean> {
+  const sql = db ?? (await getSql());
+  return (await sql.get(`SELECT "id" FROM "Run" LIMIT 1`)) !== undefined;
+}
+
+/** The current state of some runs (the live refresh of a page's running rows). */
+export async function listRunsByIds(ids: readonly string[], db?: SqlDb): Promise<RunListItem[]> {
+  const unique = [...new Set(ids)].slice(0, 200);
+  if (unique.length === 0) return [];
+  const sql = db ?? (await getSql());
+  const rows = await sql.all(`SELECT ${LIST_FIELDS} FROM "Run" WHERE "id" IN (${unique.map(() => "?").join(",")})`, unique);
+  return rows.map(toListItem);
+}
+
+export interface RunFilterOptions {
+  profiles: string[];
+  haltReasons: string[];
+}
+
+/** The values the history's profile and halt-reason filters offer (distinct stored values). */
+export async function listRunFilterOptions(db?: SqlDb): Promise<RunFilterOptions> {
+  const sql = db ?? (await getSql());
+  const distinct = async (column: string) =>
+    (await sql.all<{ v: string }>(`SELECT DISTINCT "${column}" AS "v" FROM "Run" WHERE "${column}" IS NOT NULL ORDER BY 1 LIMIT 200`))
+      .map((r) => String(r.v));
+  const [profiles, haltReasons] = await Promise.all([distinct("profile"), distinct("haltReason")]);
+  return { profiles, haltReasons };
 }
 
 export interface IngestErrorItem {

@@ -1,5 +1,6 @@
 import { DETECTOR_PRESETS, parseDetectorConfig, resolveDetectorConfig, type DetectorConfig } from "@/lib/domain/detector";
-import { getPrisma } from "./client";
+import { getPrisma, getSql } from "./client";
+import type { SqlDb } from "./sql";
 
 export type PresetName = keyof typeof DETECTOR_PRESETS;
 
@@ -16,10 +17,14 @@ export function isPresetName(value: unknown): value is PresetName {
   return typeof value === "string" && Object.hasOwn(DETECTOR_PRESETS, value);
 }
 
-/** The stored settings, or the recommended preset when none were saved (or they no longer parse). */
-export async function getProjectDetectorSettings(): Promise<ProjectDetectorSettings> {
-  const prisma = await getPrisma();
-  const row = await prisma.setting.findUnique({ where: { key: KEY } });
+/**
+ * The stored settings, or the recommended preset when none were saved (or they
+ * no longer parse). Read from the given connection, so that a caller working
+ * on a database (ingest, a decision) sees that database's settings.
+ */
+export async function getProjectDetectorSettings(db?: SqlDb): Promise<ProjectDetectorSettings> {
+  const sql = db ?? (await getSql());
+  const row = await sql.get<{ value: string; updatedAt: number }>(`SELECT "value","updatedAt" FROM "Setting" WHERE "key" = ?`, [KEY]);
   if (!row) return { preset: "recommended", overrides: {}, updatedAt: null };
   try {
     const value = JSON.parse(row.value) as { preset?: unknown; overrides?: unknown };
@@ -27,16 +32,16 @@ export async function getProjectDetectorSettings(): Promise<ProjectDetectorSetti
     return {
       preset: isPresetName(value.preset) ? value.preset : "recommended",
       overrides: parsed.ok ? parsed.config : {},
-      updatedAt: row.updatedAt,
+      updatedAt: Number(row.updatedAt),
     };
   } catch {
-    return { preset: "recommended", overrides: {}, updatedAt: row.updatedAt };
+    return { preset: "recommended", overrides: {}, updatedAt: Number(row.updatedAt) };
   }
 }
 
 /** The configuration in force for the project (preset, then overrides). */
-export async function getProjectDetectorConfig(): Promise<DetectorConfig> {
-  const s = await getProjectDetectorSettings();
+export async function getProjectDetectorConfig(db?: SqlDb): Promise<DetectorConfig> {
+  const s = await getProjectDetectorSettings(db);
   return resolveDetectorConfig(DETECTOR_PRESETS[s.preset], s.overrides);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatCost, formatDuration, formatInstant, formatTokens, humanize } from "./values";
+import { formatAge, formatCost, formatCount, formatDuration, formatEventTime, formatInstant, formatTokens, humanize } from "./values";
 
 describe("value formatting", () => {
   it("formats durations at each scale", () => {
@@ -26,5 +26,11 @@ describe("value formatting", () => {
     expect(formatAge(now - 5 * 60_000, now)).toBe("5 min ago");
     expect(formatAge(now - 3 * 86_400_000, now)).toBe("3 d ago");
     expect(humanize("aborted_stuck")).toBe("aborted stuck");
+  });
+  it("formats event times and counts the same everywhere", () => {
+    expect(formatEventTime(Date.UTC(2026, 7, 4, 14, 20, 0, 123))).toBe("14:20:00.123");
+    expect(formatEventTime(null)).toBe("—");
+    expect(formatCount(1_234_567)).toBe("1,234,567");
+    expect(formatCount(999)).toBe("999");
   });
 });

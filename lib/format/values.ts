@@ -50,3 +50,14 @@ export function formatAge(ms: number | null | undefined, now: number): string {
 export function humanize(value: string | null | undefined): string {
   return value ? value.replace(/_/g, " ") : "—";
 }
+
+/** An event's instant as `15:30:04.123` UTC (the timeline's date is the run's). */
+export function formatEventTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  return new Date(ms).toISOString().slice(11, 23);
+}
+
+/** 1234567 → "1,234,567" (the same in every locale, server and browser alike). */
+export function formatCount(n: number): string {
+  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}

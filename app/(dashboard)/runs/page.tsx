@@ -1,53 +1,69 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { countRuns, listIngestErrors, listRuns } from "@/lib/db/runs";
+import { countRuns, hasAnyRun, listIngestErrors, listRunFilterOptions, listRuns } from "@/lib/db/runs";
+import { getDb } from "@/lib/db/client";
+import { describeDb } from "@/lib/db/config";
+import { isFiltered, parseRunsQuery } from "@/lib/format/runs-query";
+import { formatCount } from "@/lib/format/values";
 import { RunsTable } from "@/components/runs/runs-table";
+import { RunsFilters } from "@/components/runs/runs-filters";
+import { RunsCounts } from "@/components/runs/runs-counts";
+import { RunsPager } from "@/components/runs/runs-pager";
+import { NoMatchingRuns, NoRunsYet } from "@/components/runs/runs-empty";
+import { InvalidParamsNotice, RunsLoadError } from "@/components/runs/runs-notices";
 import { IngestErrors } from "@/components/ingest/ingest-errors";
-import { RUN_STATUSES } from "@/lib/domain/runs/run-status";
 
 export const metadata: Metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
+async function loadRunsView(params: Awaited<Search>) {
+  const { query, invalid } = parseRunsQuery(params);
+  const [page, counts, options, errors] = await Promise.all([
+    listRuns(query), countRuns(query), listRunFilterOptions(), listIngestErrors(20),
+  ]);
+  // Only an empty view asks whether anything is stored at all (the counts say so otherwise).
+  const anyRun = counts.total > 0 || (await hasAnyRun());
+  return { query, invalid, page, counts, options, errors, anyRun };
+}
+
+/** The run history: search, filters, counts, a sortable page of runs, live while runs run. */
 export default async function RunsPage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
-  const cursor = typeof params.cursor === "string" ? params.cursor : null;
-  const [page, counts, errors] = await Promise.all([listRuns({ cursor, limit: 25 }), countRuns(), listIngestErrors(20)]);
+  let view: Awaited<ReturnType<typeof loadRunsView>>;
+  try {
+    view = await loadRunsView(await searchParams);
+  } catch (error) {
+    return (
+      <main className="page">
+        <div className="page-title"><h1>Runs</h1></div>
+        <RunsLoadError message={error instanceof Error ? error.message : String(error)} database={describeDb(getDb().config)} />
+      </main>
+    );
+  }
+  const { query, invalid, page, counts, options, errors, anyRun } = view;
+  const filtered = isFiltered(query);
   return (
-    <main className="page">
+    <main className="page runs-page">
       <div className="page-title">
         <h1>Runs</h1>
-        <span className="sub">{counts.total} in all</span>
+        <span className="sub" data-testid="runs-total">
+          {formatCount(counts.total)} {filtered ? "matching" : "in all"}
+        </span>
       </div>
-      <div className="stats" aria-label="Runs per status">
-        {RUN_STATUSES.filter((s) => counts.byStatus[s]).map((s) => (
-          <div className="stat" key={s}>
-            <div className="n">{counts.byStatus[s]}</div>
-            <div className="l">{s === "halted" || s === "paused" ? `${s} · needs you` : s}</div>
-          </div>
-        ))}
-      </div>
-      <section className="panel">
-        {page.runs.length === 0 ? (
-          <div className="empty">
-            <p>
-              <strong>No runs yet.</strong> Ingest your agents&apos; run reports and event logs:
-            </p>
-            <pre>npx loopscope ingest .sdd/runs path/to/events.jsonl</pre>
-            <p>or send protocol events to <code>POST /api/ingest</code> with a key from <code>npx loopscope keys create my-agent</code>.</p>
-          </div>
+      {anyRun ? <RunsFilters query={query} profiles={options.profiles} haltReasons={options.haltReasons} /> : null}
+      <InvalidParamsNotice invalid={invalid} />
+      {anyRun ? <RunsCounts counts={counts} query={query} /> : null}
+      <section className="panel" aria-label="Run history">
+        {!anyRun ? (
+          <NoRunsYet />
+        ) : page.runs.length === 0 ? (
+          <NoMatchingRuns query={query} pastTheEnd={query.cursor !== null && counts.total > 0} />
         ) : (
           <>
             <div className="table-scroll">
-              <RunsTable runs={page.runs} />
+              <RunsTable runs={page.runs} query={query} />
             </div>
-            <div className="pager">
-              {cursor ? <Link className="button" href="/runs">Newest</Link> : null}
-              {page.nextCursor ? (
-                <Link className="button" href={`/runs?cursor=${encodeURIComponent(page.nextCursor)}`}>Older runs →</Link>
-              ) : null}
-            </div>
+            <RunsPager query={query} prevCursor={page.prevCursor} nextCursor={page.nextCursor} shown={page.runs.length} />
           </>
         )}
       </section>

@@ -56,7 +56,7 @@ let sharedWriter: { db: SqlDb; writer: Promise<IngestWriter> } | null = null;
 /** One writer per server process, so its per-run state serves every request; it detects with the project's settings. */
 function writerFor(db: SqlDb): Promise<IngestWriter> {
   if (!sharedWriter || sharedWriter.db !== db) {
-    sharedWriter = { db, writer: getProjectDetectorConfig().then((config) => new IngestWriter(db, config)) };
+    sharedWriter = { db, writer: getProjectDetectorConfig(db).then((config) => new IngestWriter(db, config)) };
   }
   return sharedWriter.writer;
 }

@@ -57,7 +57,8 @@ export interface RuntimeHalt {
   suggestedActions: string[];
 }
 
-const ENDING_RUN_STATUS: Record<string, RunStatus> = { completed: "done", stopped: "stopped", failed: "failed" };
+// A Map, not an object: the status is whatever string the runtime sent (`__proto__` included).
+const ENDING_RUN_STATUS = new Map<string, RunStatus>([["completed", "done"], ["stopped", "stopped"], ["failed", "failed"]]);
 
 function firstLine(text: string, max: number): string {
   const line = text.trim().split("\n", 1)[0];
@@ -83,6 +84,8 @@ export class RunAccumulator {
   private readonly halts: RuntimeHalt[] = [];
   private runtimeStatus: string | null = null;
   private decidedAfterHalt = false;
+  /** A person decided after the runtime's last status report (a decision answers a pause too). */
+  private decidedAfterStatus = false;
   private nodeCompleted = 0;
   private factSteps: number | null = null;
   private factDuration: number | null = null;
@@ -190,6 +193,7 @@ export class RunAccumulator {
       }
       case "human.decision":
         this.decidedAfterHalt = true;
+        this.decidedAfterStatus = true;
         break;
       case "run.completed":
         s.terminalStatus = str(e.terminalStatus);
@@ -198,8 +202,9 @@ export class RunAccumulator {
         break;
       case "run.status": {
         this.runtimeStatus = str(e.status);
+        this.decidedAfterStatus = false;
         if (typeof e.continuedIn === "string") s.stopReason ??= `Resumed after approval as run ${e.continuedIn}`;
-        if (this.runtimeStatus && ENDING_RUN_STATUS[this.runtimeStatus]) s.endedAt = tsMs;
+        if (this.runtimeStatus && ENDING_RUN_STATUS.has(this.runtimeStatus)) s.endedAt = tsMs;
         break;
       }
     }
@@ -239,11 +244,11 @@ export class RunAccumulator {
 
   private refreshStatus(): void {
     const s = this.s;
-    const ending = this.runtimeStatus ? ENDING_RUN_STATUS[this.runtimeStatus] : undefined;
+    const ending = this.runtimeStatus ? ENDING_RUN_STATUS.get(this.runtimeStatus) : undefined;
     if (s.terminalStatus) s.status = "done";
     else if (ending) s.status = ending;
     else if (s.findingCount > 0 && !this.decidedAfterHalt) s.status = "halted";
-    else if (this.runtimeStatus === "paused") s.status = "paused";
+    else if (this.runtimeStatus === "paused" && !this.decidedAfterStatus) s.status = "paused";
     else s.status = "running";
   }
 

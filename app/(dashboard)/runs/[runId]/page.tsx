@@ -1,17 +1,35 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import Link from "next/link";
-import { getRunDetail } from "@/lib/db/run-detail";
+import { getRunDetail, listRunIngestErrors } from "@/lib/db/run-detail";
+import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
+import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
 import { RunHeader } from "@/components/run/run-header";
+import { DecisionPanel } from "@/components/decision/decision-panel";
+import { getDecisionPanelData } from "@/lib/db/decisions";
+import { RunGraphSection } from "@/components/run-graph/run-graph-section";
 import { RunFindings } from "@/components/run/run-findings";
+import { RunIngestErrors } from "@/components/run/run-ingest-errors";
+import { RunLiveRefresh } from "@/components/run/run-live-refresh";
+import { EventTimeline } from "@/components/timeline/event-timeline";
+import { RunReport } from "@/components/report/run-report";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ runId: string }>;
 
+/** Route params arrive percent-encoded; a run id may itself contain `%`. */
+function readRunId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { runId } = await params;
-  return { title: `Run ${decodeURIComponent(runId)}` };
+  return { title: `Run ${readRunId(runId)}` };
 }
 
 /**
@@ -20,14 +38,28 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
  * ingest errors. Each section is its own component.
  */
 export default async function RunPage({ params }: { params: Params }) {
-  const { runId } = await params;
-  const run = await getRunDetail(decodeURIComponent(runId));
+  const runId = readRunId((await params).runId);
+  const run = await getRunDetail(runId);
   if (!run) notFound();
+  const noFilter = { types: [], nodes: [] };
+  const [first, facets, ingestErrors] = await Promise.all([
+    listRunEvents(run.id, { filter: noFilter, limit: TIMELINE_PAGE_SIZE }),
+    listRunEventFacets(run.id),
+    listRunIngestErrors(run.id),
+  ]);
   return (
     <main className="page run-page">
-      <nav className="crumbs" aria-label="Breadcrumb"><Link href="/runs">Runs</Link> / <span>{run.id}</span></nav>
+      <div className="run-topbar">
+        <nav className="crumbs" aria-label="Breadcrumb"><Link href="/runs">Runs</Link> / <span>{run.id}</span></nav>
+        <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} />
+      </div>
       <RunHeader run={run} />
+      <DecisionPanel data={await getDecisionPanelData(run.id)} />
+      <RunGraphSection runId={run.id} />
       <RunFindings findings={run.findings} />
+      <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} />
+      <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
+      <RunIngestErrors errors={ingestErrors.errors} total={ingestErrors.total} />
     </main>
   );
 }

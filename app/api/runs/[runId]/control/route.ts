@@ -1,0 +1,36 @@
+import { getSql } from "@/lib/db/client";
+import { verifyApiKey } from "@/lib/db/api-keys";
+import { waitForPendingDecision } from "@/lib/db/control";
+import { apiKeyFrom, jsonError } from "@/lib/http/api-auth";
+
+export const dynamic = "force-dynamic";
+
+/** Longest long-poll: below common proxy idle timeouts (60 s). */
+const MAX_WAIT_SECONDS = 30;
+
+type Context = { params: Promise<{ runId: string }> };
+
+/**
+ * GET /api/runs/[runId]/control?timeout=<seconds>: the run's oldest decision
+ * not yet acknowledged (200, `{ decision }`), waiting up to `timeout` seconds
+ * (default 0, at most 30) for one; 204 when there is none. The same decision
+ * comes back until `POST …/control/ack` acknowledges it. Authorised by an
+ * ingest API key; 404 for an unknown run.
+ */
+export async function GET(request: Request, { params }: Context): Promise<Response> {
+  const key = await verifyApiKey(apiKeyFrom(request));
+  if (!key) return jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key>");
+  const { runId } = await params;
+  const raw = new URL(request.url).searchParams.get("timeout");
+  const seconds = raw === null || raw === "" ? 0 : Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) return jsonError(400, "timeout is a number of seconds >= 0");
+  const db = await getSql();
+  const run = await db.get(`SELECT "id" FROM "Run" WHERE "id" = ?`, [runId]);
+  if (!run) return jsonError(404, `no run ${runId}: send its events to POST /api/ingest first`);
+  const decision = await waitForPendingDecision(db, runId, {
+    timeoutMs: Math.min(seconds, MAX_WAIT_SECONDS) * 1000,
+    signal: request.signal,
+  });
+  if (!decision) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+  return Response.json({ decision }, { headers: { "Cache-Control": "no-store" } });
+}

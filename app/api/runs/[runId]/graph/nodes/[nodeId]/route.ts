@@ -1,0 +1,31 @@
+import { getNodeInspector } from "@/lib/db/run-graph";
+import { jsonError } from "@/lib/http/api-auth";
+
+export const dynamic = "force-dynamic";
+
+/** Route segments arrive percent-encoded (the run page decodes them the same way). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * GET /api/runs/:runId/graph/nodes/:nodeId: what the node inspector shows
+ * (totals, budgets against their limits, hashes, failing-test trend,
+ * research, repeated tool calls), from the node's latest events.
+ */
+export async function GET(_request: Request, { params }: { params: Promise<{ runId: string; nodeId: string }> }): Promise<Response> {
+  const p = await params;
+  const runId = decodeSegment(p.runId);
+  const nodeId = decodeSegment(p.nodeId);
+  try {
+    const data = await getNodeInspector(runId, nodeId);
+    if (!data) return jsonError(404, `no node ${nodeId} in run ${runId}`);
+    return Response.json(data, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return jsonError(500, `could not read the node: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import { useActionState } from "react";
+import { decideRun } from "@/lib/actions/decisions";
+import type { DecisionFormState } from "@/lib/actions/decision-input";
+import { DECISION_ACTIONS, type DecisionAction } from "@/lib/client/types";
+import { DECISION_LABELS } from "./decision-labels";
+
+const IDLE: DecisionFormState = { status: "idle" };
+
+interface Props {
+  runId: string;
+  /** The halt being decided; null when the run does not wait. */
+  haltKey: string | null;
+  suggested: DecisionAction[];
+}
+
+/**
+ * The decision: a directive for the agent, extra budget, and one button per
+ * action. Stays mounted when the run stops waiting, so that the answer to the
+ * submission (e.g. "already decided by Ada") is still shown after the page
+ * refreshes.
+ */
+export function DecisionForm({ runId, haltKey, suggested }: Props) {
+  const [state, action, pending] = useActionState(decideRun, IDLE);
+  const answered = state.status === "decided" || state.status === "already_decided" ? state.haltKey : null;
+  const showForm = haltKey !== null && answered !== haltKey;
+  return (
+    <>
+      <Outcome state={state} current={haltKey} />
+      {showForm ? (
+        <form action={action} className="decision-form" aria-label="Decide">
+          <input type="hidden" name="runId" value={runId} />
+          <input type="hidden" name="haltKey" value={haltKey} />
+          <label className="directive-field">
+            Directive for the agent
+            <textarea name="directive" rows={2} maxLength={4000} placeholder="e.g. stop researching; implement the parser" />
+          </label>
+          <fieldset className="budget-fields">
+            <legend>Extra budget when it goes on</legend>
+            <label>+ iterations <input type="number" name="iterations" min={0} max={1000} step={1} inputMode="numeric" /></label>
+            <label>+ turns per node <input type="number" name="turns" min={0} max={1000} step={1} inputMode="numeric" /></label>
+            <label>+ steps <input type="number" name="steps" min={0} max={1000} step={1} inputMode="numeric" /></label>
+            <label>Provider (for a retry) <input name="provider" maxLength={100} placeholder="e.g. claude-sonnet" /></label>
+          </fieldset>
+          <div className="decision-actions">
+            {DECISION_ACTIONS.map((a) => (
+              <button
+                key={a}
+                type="submit"
+                name="action"
+                value={a}
+                disabled={pending}
+                className={`button${a === "stop" ? " danger" : ""}${a === "resume" ? " primary" : ""}${suggested.includes(a) ? " suggested" : ""}`}
+                title={suggested.includes(a) ? "suggested by the detector" : undefined}
+              >
+                {DECISION_LABELS[a]}
+              </button>
+            ))}
+          </div>
+        </form>
+      ) : null}
+    </>
+  );
+}
+
+function Outcome({ state, current }: { state: DecisionFormState; current: string | null }) {
+  if (state.status === "error") return <p role="alert" className="form-error">{state.message}</p>;
+  if (state.status === "idle") return null;
+  // An answer about an earlier halt is history once the run waits on a new one.
+  if (current !== null && state.haltKey !== current) return null;
+  const label = DECISION_LABELS[state.action] ?? state.action;
+  if (state.status === "already_decided") {
+    return (
+      <p role="alert" className="form-error">
+        Already decided by <strong>{state.by}</strong> ({label}) at {state.decidedAt.slice(11, 19)} UTC: your decision was not applied.
+      </p>
+    );
+  }
+  return <p role="status" className="form-ok">Decided: {label}. The runtime gets it on its next poll; the history below shows when it applied it.</p>;
+}

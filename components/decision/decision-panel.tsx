@@ -1,0 +1,42 @@
+import { cookies } from "next/headers";
+import type { DecisionPanelData } from "@/lib/db/decisions";
+import { USER_COOKIE, readUserName } from "@/lib/actions/decision-input";
+import { DecisionForm } from "./decision-form";
+import { DecisionHistory } from "./decision-history";
+import { HaltSummary } from "./halt-summary";
+import { LiveRefresh } from "./live-refresh";
+import { UserNameForm } from "./user-name-form";
+import { suggestedDecisions } from "./decision-labels";
+
+/**
+ * The page refreshes itself when the run changes (RunLiveRefresh); whether the
+ * runtime has received and applied a decision changes no run field, so the
+ * panel refreshes the page itself until every decision is acknowledged.
+ */
+function refreshInterval(data: DecisionPanelData): number | null {
+  return data.decisions.some((d) => d.ackedAt === null) ? 2000 : null;
+}
+
+/**
+ * The run page's decision panel: why the run waits, the decision form, and
+ * the decisions so far. Renders nothing for a run that never waited.
+ */
+export async function DecisionPanel({ data }: { data: DecisionPanelData | null }) {
+  if (!data) return null;
+  const live = <LiveRefresh intervalMs={refreshInterval(data)} />;
+  if (!data.halt && data.decisions.length === 0) return null;
+  const userName = readUserName((await cookies()).get(USER_COOKIE)?.value);
+  const now = Date.now();
+  return (
+    <section className={`panel decision-panel${data.halt ? " waiting" : ""}`} aria-labelledby="decision-title" data-testid="decision-panel">
+      <h2 id="decision-title">{data.halt ? "Needs you: this run waits for a decision" : "Decisions"}</h2>
+      <div className="panel-body">
+        {data.halt ? <HaltSummary halt={data.halt} now={now} /> : null}
+        <DecisionForm runId={data.runId} haltKey={data.halt?.key ?? null} suggested={[...suggestedDecisions(data.halt?.suggestedActions ?? [])]} />
+        {data.halt ? <UserNameForm name={userName} /> : null}
+        <DecisionHistory decisions={data.decisions} />
+      </div>
+      {live}
+    </section>
+  );
+}

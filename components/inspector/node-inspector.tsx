@@ -1,0 +1,87 @@
+"use client";
+import { describeCycle } from "@/lib/domain/graph/collapse-graph";
+import type { ReportEvidence as ReportEvidenceData } from "@/lib/domain/graph/types";
+import { formatCost, formatDuration, formatTokens } from "@/lib/format/values";
+import { BudgetGauges } from "./budget-gauges";
+import { ResearchList, ToolRepeats, TurnsTable } from "./evidence-lists";
+import { FailingTrend } from "./failing-trend";
+import { HaltList } from "./halt-list";
+import { HashStrip } from "./hash-strip";
+import { ReportEvidence } from "./report-evidence";
+import { useNodeInspector } from "./use-node-inspector";
+
+interface NodeInspectorProps {
+  runId: string;
+  nodeId: string;
+  /** The run graph's version: a change refetches (live runs). */
+  version: string;
+  report: ReportEvidenceData | null;
+  onClose: () => void;
+}
+
+/**
+ * The node inspector: totals, budgets against their limits, the loop
+ * evidence (hashes with repeats grouped, failing-test trend, research,
+ * repeated tool calls) and the node's halts.
+ */
+export function NodeInspector({ runId, nodeId, version, report, onClose }: NodeInspectorProps) {
+  const { data, error } = useNodeInspector(runId, nodeId, version);
+  const node = data?.node;
+  return (
+    <div className="inspector" data-testid="node-inspector">
+      <div className="inspector-head">
+        <h3>{node?.label ?? nodeId}</h3>
+        {node && node.label && node.label.toLowerCase() !== node.id.toLowerCase() ? <code>{node.id}</code> : null}
+        {node?.role && node.role !== node.id ? <span className="badge">{node.role}</span> : null}
+        <button type="button" className="inspector-close" onClick={onClose} aria-label="Close the inspector">×</button>
+      </div>
+      {error ? <p role="alert" className="muted">Could not load {nodeId}: {error}</p> : null}
+      {!data && !error ? <p className="muted">Loading {nodeId}…</p> : null}
+      {data && node ? (
+        <>
+          <HaltList halts={data.halts} />
+          {data.loopHalts.length > 0 ? (
+            <section className="inspector-section" aria-label="Its loop's halts">
+              <h4>Its loop was halted</h4>
+              <HaltList halts={data.loopHalts} />
+            </section>
+          ) : null}
+          <dl className="facts inspector-facts">
+            <div><dt>Turns</dt><dd>{node.turns}</dd></div>
+            <div><dt>Runtime</dt><dd>{formatDuration(node.runtimeMs)}</dd></div>
+            <div><dt>Tokens</dt><dd>{formatTokens(node.tokens)}</dd></div>
+            <div><dt>Cost</dt><dd>{formatCost(node.costUsd)}</dd></div>
+          </dl>
+          {data.cycle ? (
+            <p className="inspector-hint">
+              In loop <code title={data.cycle.nodes.join(", ")}>{describeCycle(data.cycle)}</code>, driven by <code>{data.cycle.driver}</code>: Loop {data.cycle.iterations}/{data.cycle.limit}
+            </p>
+          ) : null}
+          <section className="inspector-section" aria-label="Budgets">
+            <h4>Budgets</h4>
+            <BudgetGauges gauges={data.budgets} />
+          </section>
+          <section className="inspector-section" aria-label="Loop evidence">
+            <h4>Loop evidence</h4>
+            <HashStrip title="Output hashes" testId="output-hashes" hashes={data.evidence.outputHashes.map((h) => h.hash)} />
+            <HashStrip title="Diff hashes" testId="diff-hashes" hashes={data.evidence.diffHashes.map((h) => h.hash)} />
+            <HashStrip title="Failure signatures" testId="failure-signatures" hashes={data.evidence.verify.map((v) => v.signature)} />
+          </section>
+          {data.evidence.verify.length > 0 ? (
+            <section className="inspector-section" aria-label="Failing tests">
+              <h4>Failing tests</h4>
+              <FailingTrend points={data.evidence.verify} />
+            </section>
+          ) : null}
+          <ResearchList items={data.evidence.research} />
+          <ToolRepeats repeats={data.evidence.toolRepeats} total={data.evidence.toolCalls} />
+          <TurnsTable turns={data.evidence.turns} />
+          {report ? <ReportEvidence evidence={report} /> : null}
+          <p className="inspector-hint">
+            From the node&apos;s latest {data.window.read} events{data.window.truncated ? ` (older ones beyond ${data.window.limit} left out)` : ""}.
+          </p>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { expect, test } from "@playwright/test";
+import { AgentProcess } from "../lib/demo/agent/agent-process";
+import type { AgentLogEntry } from "../lib/demo/agent/agent-run";
+import { apiKeyFor } from "./support";
+
+type DecisionEntry = Extract<AgentLogEntry, { agent: "decision" }>;
+const DIRECTIVE = "stop researching; implement the parser";
+
+test.describe("resuming a stalled run", () => {
+  let agent: AgentProcess | null = null;
+  test.afterEach(() => agent?.kill());
+
+  test("the demo agent's run halts, waits under Needs you, and finishes after a person resumes it with a directive", async ({ page }) => {
+    test.setTimeout(120_000);
+    const baseURL = String(test.info().project.use.baseURL);
+    const runId = `e2e-resume-${Date.now().toString(36)}-1-research-loop`;
+    agent = AgentProcess.start([
+      "--url", baseURL, "--key", apiKeyFor(test.info()), "--scenarios", "research-loop",
+      "--run-prefix", runId.replace(/-1-research-loop$/, ""), "--pace", "40",
+    ]);
+    // The detector halts the planner↔researcher loop past its budget of 4 iterations.
+    await agent.waitFor((e) => e.agent === "halted" && e.runId === runId);
+
+    await page.goto("/");
+    const needsYou = page.getByRole("region", { name: /Needs you/ });
+    const item = needsYou.locator(`li[data-run-id="${runId}"]`);
+    await expect(item).toContainText("Parse the vendor's CSV invoices");
+    await expect(item).toContainText("budget exceeded");
+    await expect(item).toContainText("maxCycleIterations");
+    await expect(item).toContainText(/waiting for (under a minute|\d+ min)/);
+    await needsYou.screenshot({ path: "test-results/screens/needs-you.png" });
+    await item.getByRole("link", { name: "Parse the vendor's CSV invoices" }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
+
+    // Why it halted: the finding, its evidence, what to try.
+    await expect(page.getByRole("heading", { name: "Needs you: this run waits for a decision" })).toBeVisible();
+    const panel = page.getByTestId("decision-panel");
+    await expect(panel).toContainText("the detector's maxCycleIterations fired");
+    await expect(panel).toContainText("(5 of at most 4)");
+    await expect(panel.getByRole("definition").first()).toBeVisible();
+    await expect(panel).toContainText(/Suggested:/);
+    await panel.screenshot({ path: "test-results/screens/decision-panel.png" });
+
+    // Who decides: a name entered once, kept in a cookie.
+    await expect(panel.getByTestId("user-name")).toHaveText("anonymous");
+    await panel.getByRole("button", { name: "Enter your name" }).click();
+    await panel.getByLabel("Your name").fill("Ada");
+    await panel.getByRole("button", { name: "Save" }).click();
+    await expect(panel.getByTestId("user-name")).toHaveText("Ada");
+
+    await panel.getByLabel("Directive for the agent").fill(DIRECTIVE);
+    await panel.getByLabel("+ iterations").fill("4");
+    await panel.getByRole("button", { name: "Resume", exact: true }).click();
+    await expect(panel.getByRole("status")).toContainText("Decided: Resume");
+
+    // The agent received exactly that decision, once, continued and finished.
+    const got = (await agent.waitFor((e) => e.agent === "decision" && e.runId === runId)) as DecisionEntry;
+    expect(got.decision).toMatchObject({ action: "resume", directive: DIRECTIVE, by: "Ada", budgetDelta: { maxCycleIterations: 4 } });
+    await agent.waitFor((e) => e.agent === "finished" && e.runId === runId);
+    expect(await agent.exited).toBe(0);
+    expect(agent.entries.filter((e) => e.agent === "decision")).toHaveLength(1);
+    expect(agent.entries.filter((e) => e.agent === "halted")).toHaveLength(1);
+
+    // The page follows without a reload: the run is done, the limit rose by 4, the decision is in its history.
+    const decisions = page.getByRole("list", { name: "Decisions" });
+    await expect(decisions).toContainText("Ada decided Resume (+4 iterations)");
+    await expect(decisions).toContainText(DIRECTIVE);
+    await expect(decisions).toContainText("applied by the runtime", { timeout: 15_000 });
+    await expect(page.locator("main")).toContainText("done success", { timeout: 15_000 });
+    await expect(page.locator("main")).toContainText("Loop 5/8");
+    await expect(panel.getByRole("heading", { name: "Decisions" })).toBeVisible();
+    await expect(panel.getByRole("form", { name: "Decide" })).toHaveCount(0);
+    await panel.screenshot({ path: "test-results/screens/decision-history.png" });
+
+    // The decision is in the run's timeline, as a human.decision event.
+    const timeline = page.getByRole("region", { name: /Timeline/ });
+    await timeline.getByLabel("Event type").selectOption("human.decision");
+    const row = timeline.locator('[data-event-id^="decision:"]');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("resume");
+    await expect(row).toContainText("by Ada");
+    await expect(row).toContainText(DIRECTIVE);
+
+    // It left "Needs you".
+    await page.goto("/");
+    await expect(page.getByRole("region", { name: /Needs you/ }).locator(`li[data-run-id="${runId}"]`)).toHaveCount(0);
+  });
+});

@@ -1,0 +1,16 @@
+interface FindingLike {
+  haltReason: string;
+  signal: string | null;
+}
+
+/**
+ * The finding that halted a run: the one of the run's halt signal (runtime
+ * halts have the signal "runtime"), else the first of its halt reason.
+ */
+export function findHaltFinding<F extends FindingLike>(
+  run: { haltReason: string | null; haltSignal: string | null; findings: readonly F[] },
+): F | null {
+  if (!run.haltReason) return null;
+  const same = run.findings.filter((f) => f.haltReason === run.haltReason);
+  return same.find((f) => (f.signal ?? "runtime") === run.haltSignal) ?? same[0] ?? null;
+}
