@@ -1,14 +1,20 @@
 "use client";
+import dynamic from "next/dynamic";
 import { describeCycle } from "@/lib/domain/graph/collapse-graph";
 import type { ReportEvidence as ReportEvidenceData } from "@/lib/domain/graph/types";
 import { formatCost, formatDuration, formatTokens } from "@/lib/format/values";
 import { BudgetGauges } from "./budget-gauges";
 import { ResearchList, ToolRepeats, TurnsTable } from "./evidence-lists";
-import { FailingTrend } from "./failing-trend";
 import { HaltList } from "./halt-list";
 import { HashStrip } from "./hash-strip";
 import { ReportEvidence } from "./report-evidence";
 import { useNodeInspector } from "./use-node-inspector";
+
+// recharts is loaded when a node with verification results is opened (and prefetched by the graph section).
+const FailingTrend = dynamic(() => import("./failing-trend").then((m) => m.FailingTrend), {
+  ssr: false,
+  loading: () => <p className="muted">Loading the chart…</p>,
+});
 
 interface NodeInspectorProps {
   runId: string;

@@ -4,6 +4,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { collapseRunGraph, shouldCollapseByDefault } from "@/lib/domain/graph/collapse-graph";
 import { findOpeningNodes } from "@/lib/domain/graph/find-neighbour";
 import dynamic from "next/dynamic";
+import { NodeInspector } from "@/components/inspector/node-inspector";
 import { RunSidePanel } from "@/components/inspector/run-side-panel";
 import { GraphToolbar } from "./graph-toolbar";
 import { LoopsTable } from "./loops-table";
@@ -11,15 +12,12 @@ import { startLayoutWorker } from "./elk-client";
 import { useGraphLayout } from "./use-graph-layout";
 import { useRunGraph } from "./use-run-graph";
 
-// React Flow and recharts load after the page has hydrated: the run page's
-// other sections become interactive without waiting for the graph's code.
+// React Flow (and, in the inspector, recharts) load after the page has
+// hydrated: the run page's other sections become interactive without
+// waiting for the graph's code.
 const GraphCanvas = dynamic(() => import("./graph-canvas").then((m) => m.GraphCanvas), {
   ssr: false,
   loading: () => <div className="run-graph-canvas run-graph-empty">Loading the graph view…</div>,
-});
-const NodeInspector = dynamic(() => import("@/components/inspector/node-inspector").then((m) => m.NodeInspector), {
-  ssr: false,
-  loading: () => <p className="inspector muted">Loading the inspector…</p>,
 });
 
 const CANVAS_MIN = 300;
@@ -71,7 +69,10 @@ function RunGraphPanel({ runId }: { runId: string }) {
   }, []);
 
   useEffect(() => {
+    // After hydration, while the graph is fetched: start ELK, and fetch the canvas's and the inspector's code.
     startLayoutWorker();
+    void import("./graph-canvas");
+    void import("@/components/inspector/failing-trend");
   }, []);
 
   const collapsed = useMemo(() => {
@@ -97,6 +98,7 @@ function RunGraphPanel({ runId }: { runId: string }) {
     // Fit once the layout for the current set of collapsed loops has arrived (not on every live update).
     if (layout && !pending) setFitKey(collapsedKey);
   }, [layout, pending, collapsedKey]);
+
 
   const setNodeParam = useCallback(
     (id: string | null) => {

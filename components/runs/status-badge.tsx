@@ -33,7 +33,7 @@ export function StatusBadge({ status, compact = false }: { status: string; compa
         {status === "running" ? <span className="live-dot" aria-hidden="true" /> : null}
         {compact ? status : formatStatus(status)}
       </span>
-      {compact && waits ? <span className="needs-you">needs you</span> : null}
+      {compact && waits ? <span className="needs-you-tag">needs you</span> : null}
     </>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import type { TimelineFilterParams } from "@/lib/format/timeline-query";
+import { useHydrated } from "@/lib/hooks/use-hydrated";
 
 /** Type and node filters of the timeline, where it is, and a jump to the latest event. */
 export function TimelineFilters({ facets, filter, onChange, onLatest, position }: {
@@ -10,18 +11,19 @@ export function TimelineFilters({ facets, filter, onChange, onLatest, position }
   onLatest?: () => void;
   position: string;
 }) {
+  const hydrated = useHydrated();
   return (
     <div className="timeline-filters">
       <label>
         Type{" "}
-        <select aria-label="Event type" value={filter.types[0] ?? ""} onChange={(e) => onChange({ ...filter, types: e.target.value ? [e.target.value] : [] })}>
+        <select aria-label="Event type" disabled={!hydrated} value={filter.types[0] ?? ""} onChange={(e) => onChange({ ...filter, types: e.target.value ? [e.target.value] : [] })}>
           <option value="">all types</option>
           {facets.types.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
       </label>
       <label>
         Node{" "}
-        <select aria-label="Node" value={filter.nodes[0] ?? ""} onChange={(e) => onChange({ ...filter, nodes: e.target.value ? [e.target.value] : [] })}>
+        <select aria-label="Node" disabled={!hydrated} value={filter.nodes[0] ?? ""} onChange={(e) => onChange({ ...filter, nodes: e.target.value ? [e.target.value] : [] })}>
           <option value="">all nodes</option>
           {facets.nodes.map((n) => <option key={n} value={n}>{n}</option>)}
         </select>

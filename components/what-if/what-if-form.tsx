@@ -18,7 +18,7 @@ interface Props {
 
 /** Another configuration, a set of past runs, and what the detector would have done to them. */
 export function WhatIfForm({ presets, preset: initialPreset, overrides, filter }: Props) {
-  const { state, onSubmit, pending } = useFormAction(runWhatIfAction, INITIAL);
+  const { state, onSubmit, pending, ready } = useFormAction(runWhatIfAction, INITIAL);
   const [preset, setPreset] = useState<PresetName>(initialPreset);
   const err = state.errors;
   return (
@@ -49,7 +49,7 @@ export function WhatIfForm({ presets, preset: initialPreset, overrides, filter }
           </fieldset>
           <DetectorFields presets={presets} preset={preset} overrides={overrides} errors={err} onPresetChange={setPreset} />
           <div className="form-actions">
-            <button type="submit" className="button primary" disabled={pending}>{pending ? "Re-running the detector…" : "Re-run the detector"}</button>
+            <button type="submit" className="button primary" disabled={pending || !ready}>{pending ? "Re-running the detector…" : "Re-run the detector"}</button>
             <span className="run-sub">Read-only: stored findings change only when the configuration is saved on the settings page.</span>
             {state.message ? <p className={`form-message ${state.status}`} role="status">{state.message}</p> : null}
           </div>

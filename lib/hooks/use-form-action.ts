@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useTransition, type FormEvent } from "react";
+import { useHydrated } from "./use-hydrated";
 
 /**
  * `useActionState` for a form whose fields must survive submission. React
@@ -15,5 +16,7 @@ export function useFormAction<S>(action: (state: Awaited<S>, form: FormData) => 
     const data = new FormData(e.currentTarget);
     startTransition(() => dispatch(data));
   };
-  return { state, onSubmit, pending: acting || transitioning };
+  // Until hydration a submit would be a plain page reload; `ready` gates the submit button.
+  const ready = useHydrated();
+  return { state, onSubmit, pending: acting || transitioning, ready };
 }

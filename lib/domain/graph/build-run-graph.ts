@@ -72,7 +72,9 @@ function findCycles(nodes: GraphNode[], edges: GraphEdge[], index: Map<string, n
   }
   const cycles = members.map((scc, c): GraphCycle => {
     // Nodes are indexed in order of appearance, so the smallest index is the driver.
-    const driver = nodes[Math.min(...scc)].id;
+    let first = scc[0];
+    for (const v of scc) if (v < first) first = v;
+    const driver = nodes[first].id;
     const nodeIds = scc.map((v) => nodes[v].id).sort();
     const edgeKeys = inside[c].map((e) => e.id).sort();
     const cycleId = computeCycleId(nodeIds, edgeKeys);
