@@ -5,7 +5,11 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const PG_PORT = PORT + 10;
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** The PostgreSQL pass runs where the local server answers (every dev machine and CI); E2E_POSTGRES=0 skips it. */
+/**
+ * Every spec runs twice, against SQLite and against PostgreSQL (same behaviour on
+ * both), where the local PostgreSQL answers (every dev machine and CI);
+ * E2E_POSTGRES=0 skips the second pass.
+ */
 function postgresAnswers(): boolean {
   if (process.env.E2E_POSTGRES === "0") return false;
   try {
@@ -16,8 +20,6 @@ function postgresAnswers(): boolean {
   }
 }
 const withPostgres = postgresAnswers();
-/** Specs that also run against PostgreSQL: the same behaviour on both databases. */
-const POSTGRES_SPECS = /(runs-page|api-ingest|what-if)\.spec\.ts$/;
 
 /**
  * End-to-end tests in Debian's Chromium (Playwright cannot download its own
@@ -46,7 +48,7 @@ export default defineConfig({
   projects: [
     { name: "chromium", use: { browserName: "chromium" } },
     ...(withPostgres
-      ? [{ name: "chromium-postgres", testMatch: POSTGRES_SPECS, use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PG_PORT}` } }]
+      ? [{ name: "chromium-postgres", use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PG_PORT}` } }]
       : []),
   ],
   webServer: [

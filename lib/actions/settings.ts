@@ -5,7 +5,6 @@ import { DETECTOR_PRESETS, resolveDetectorConfig } from "@/lib/domain/detector";
 import { getSql } from "@/lib/db/client";
 import { saveProjectDetectorSettings } from "@/lib/db/settings";
 import { recomputeRuns } from "@/lib/db/recompute";
-import { resetSharedWriter } from "@/lib/db/ingest/api-ingest";
 import { readDetectorForm } from "./detector-form";
 import { authorizeAction } from "./authorize";
 
@@ -26,7 +25,6 @@ export async function saveDetectorSettings(_prev: SaveSettingsState, form: FormD
   try {
     await saveProjectDetectorSettings(read.preset, read.overrides);
     const config = resolveDetectorConfig(DETECTOR_PRESETS[read.preset], read.overrides);
-    resetSharedWriter();
     const t0 = Date.now();
     const n = await recomputeRuns(await getSql(), config);
     revalidatePath("/", "layout");

@@ -36,6 +36,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
         if (!quiet) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} events${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
       },
       onRejected: (source, r) => console.error(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
+      onError: (source, error) => console.error(`  ${source}: not stored this time, will retry: ${error instanceof Error ? error.message : String(error)}`),
     }).then(async () => {
       await closeDb();
       return 0;

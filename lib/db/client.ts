@@ -50,17 +50,31 @@ export function getDb(): DbHandles {
   return globalForDb.loopscopeDb;
 }
 
+/**
+ * Waits for the migrations; when they failed (the database was down when the
+ * process started), tries again, so the server recovers once the database is
+ * back instead of failing every request until a restart.
+ */
+async function whenReady(db: DbHandles): Promise<void> {
+  try {
+    await db.ready;
+  } catch {
+    db.ready = applyMigrations(db.sql).then(() => undefined);
+    await db.ready;
+  }
+}
+
 /** The Prisma client, after migrations have been applied. */
 export async function getPrisma(): Promise<Db> {
   const db = getDb();
-  await db.ready;
+  await whenReady(db);
   return db.prisma;
 }
 
 /** The raw SQL connection, after migrations have been applied. */
 export async function getSql(): Promise<SqlDb> {
   const db = getDb();
-  await db.ready;
+  await whenReady(db);
   return db.sql;
 }
 

@@ -21,9 +21,12 @@ export function migrationsDir(kind: SqlDb["kind"], root = process.cwd()): string
  */
 export async function applyMigrations(db: SqlDb, dir = migrationsDir(db.kind)): Promise<MigrationResult> {
   if (!existsSync(/* turbopackIgnore: true */ dir)) throw new Error(`no migrations folder at ${dir}`);
-  await db.exec(
-    `CREATE TABLE IF NOT EXISTS "_loopscope_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" DOUBLE PRECISION NOT NULL)`,
-  );
+  await db.transaction(async (tx) => {
+    await lockMigrations(tx);
+    await tx.exec(
+      `CREATE TABLE IF NOT EXISTS "_loopscope_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" DOUBLE PRECISION NOT NULL)`,
+    );
+  });
   const done = new Set(
     (await db.all<{ name: string }>(`SELECT "name" FROM "_loopscope_migrations"`)).map((r) => r.name),
   );
@@ -36,6 +39,7 @@ export async function applyMigrations(db: SqlDb, dir = migrationsDir(db.kind)): 
     if (done.has(name)) continue;
     const sql = readFileSync(/* turbopackIgnore: true */ join(dir, name, "migration.sql"), "utf8");
     await db.transaction(async (tx) => {
+      await lockMigrations(tx);
       // Another process may have migrated meanwhile (two servers starting at once).
       const seen = await tx.get(`SELECT "name" FROM "_loopscope_migrations" WHERE "name" = ?`, [name]);
       if (seen) return;
@@ -45,4 +49,14 @@ export async function applyMigrations(db: SqlDb, dir = migrationsDir(db.kind)): 
     });
   }
   return { applied, alreadyApplied: names.length - applied.length };
+}
+
+/**
+ * Serialises migrators across processes. SQLite's BEGIN IMMEDIATE already
+ * does; on PostgreSQL (read committed) two servers starting at once would both
+ * pass the "already applied?" check, so each migration transaction first takes
+ * a transaction-scoped advisory lock.
+ */
+async function lockMigrations(tx: SqlDb): Promise<void> {
+  if (tx.kind === "postgres") await tx.get(`SELECT pg_advisory_xact_lock(7316151)`);
 }

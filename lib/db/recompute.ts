@@ -1,6 +1,7 @@
 import type { DetectorConfig } from "@/lib/domain/detector";
 import type { SourceFormat } from "@/lib/domain/protocol/types";
 import type { SqlDb } from "./sql";
+import { yieldToEventLoop } from "./yield";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./ingest/run-store";
 
 /**
@@ -21,16 +22,12 @@ export async function recomputeRuns(db: SqlDb, config: Partial<DetectorConfig>, 
       if (!row) return;
       const acc = await rebuildAccumulator(tx, runId, row.format as SourceFormat, row.facts, config);
       await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
-      const tsOf = new Map<string, number>();
-      for (const f of acc.findings()) {
-        const ev = await tx.get<{ tsMs: number }>(`SELECT "tsMs" FROM "Event" WHERE "runId" = ? AND "eventId" = ?`, [runId, f.atEventId]);
-        if (ev) tsOf.set(f.atEventId, Number(ev.tsMs));
-      }
-      await insertFindings(tx, runId, acc.findings(), (id) => tsOf.get(id) ?? null);
+      await insertFindings(tx, runId, acc.findings());
       await insertRuntimeHalts(tx, runId, acc.runtimeHalts());
       await writeRunState(tx, acc, null);
       done++;
     });
+    await yieldToEventLoop();
   }
   return done;
 }

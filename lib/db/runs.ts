@@ -1,3 +1,4 @@
+import { createDictionary, toPlainObject } from "@/lib/domain/dictionary";
 import { getPrisma, getSql } from "./client";
 import type { SqlDb, SqlRow } from "./sql";
 import { buildRunCountsStatement, buildRunsPageStatements, SORT_COLUMNS } from "./runs-where";
@@ -96,14 +97,14 @@ export async function countRuns(query: RunsQuery = DEFAULT_RUNS_QUERY, db?: SqlD
   const sql = db ?? (await getSql());
   const s = buildRunCountsStatement(query, sql.kind);
   const rows = await sql.all<{ status: string; haltReason: string | null; n: number | string }>(s.sql, s.params);
-  const counts: RunCounts = { total: 0, byStatus: {}, byHaltReason: {} };
+  const counts: RunCounts = { total: 0, byStatus: createDictionary(), byHaltReason: createDictionary() };
   for (const r of rows) {
     const n = Number(r.n);
     counts.total += n;
     counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + n;
     if (r.haltReason !== null) counts.byHaltReason[r.haltReason] = (counts.byHaltReason[r.haltReason] ?? 0) + n;
   }
-  return counts;
+  return { ...counts, byStatus: toPlainObject(counts.byStatus), byHaltReason: toPlainObject(counts.byHaltReason) };
 }
 
 /** True when at least one run is stored (tells "nothing ingested" from "nothing matches"). */

@@ -45,6 +45,15 @@ export async function getProjectDetectorConfig(db?: SqlDb): Promise<DetectorConf
   return resolveDetectorConfig(DETECTOR_PRESETS[s.preset], s.overrides);
 }
 
+/**
+ * When the settings last changed (0 when never): long-lived writers compare it
+ * before each batch and pick up new settings, whichever process saved them.
+ */
+export async function getDetectorSettingsVersion(db: SqlDb): Promise<number> {
+  const row = await db.get<{ updatedAt: number }>(`SELECT "updatedAt" FROM "Setting" WHERE "key" = ?`, [KEY]);
+  return row ? Number(row.updatedAt) : 0;
+}
+
 export async function saveProjectDetectorSettings(preset: PresetName, overrides: Partial<DetectorConfig>): Promise<void> {
   const prisma = await getPrisma();
   const value = JSON.stringify({ preset, overrides });

@@ -49,3 +49,22 @@ describe.each(kinds)("what-if and re-evaluation on %s", (kind) => {
     expect(Number(runtime?.n)).toBe(1);
   });
 });
+
+describe("long re-evaluations on SQLite", () => {
+  it("let the rest of the process run meanwhile", async () => {
+    const { createSqliteTestDb } = await import("./testing/test-databases");
+    const t = await createSqliteTestDb();
+    try {
+      await ingestPaths(t.db, [FIXTURES]);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 0);
+      const ids = (await t.db.all<{ id: string }>(`SELECT "id" FROM "Run"`)).map((r) => r.id);
+      await recomputeRuns(t.db, {}, [...ids, ...ids, ...ids, ...ids]);
+      await runWhatIf(t.db, { limit: 100 }, {});
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(5);
+    } finally {
+      await t.destroy();
+    }
+  });
+});

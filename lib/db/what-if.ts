@@ -2,6 +2,7 @@ import type { DetectorConfig } from "@/lib/domain/detector";
 import type { LoopEvent } from "@/lib/domain/protocol/types";
 import { WhatIfEvaluator, summarizeWhatIf, toWhatIfRow, type WhatIfRow, type WhatIfSummary } from "@/lib/domain/what-if/evaluate-run";
 import type { SqlDb, SqlValue } from "./sql";
+import { yieldToEventLoop } from "./yield";
 
 /** Which past runs a "what if" re-run covers. */
 export interface WhatIfFilter {
@@ -86,6 +87,7 @@ export async function runWhatIf(db: SqlDb, filter: WhatIfFilter, config: Partial
  */
 async function streamEvents(db: SqlDb, runIds: string[], onEvent: (runId: string, event: LoopEvent) => void): Promise<void> {
   for (const runId of runIds) {
+    await yieldToEventLoop();
     let after: [number, number] | null = null;
     for (;;) {
       const page: { tsMs: number; pk: number; raw: string; data: string | null }[] = after

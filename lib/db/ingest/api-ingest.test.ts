@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testDatabaseKinds, type TestDatabase } from "../testing/test-databases";
 import { BodyTooLargeError, ingestApiLines, readBodyLines } from "./api-ingest";
 import { IngestWriter, emptyCounts } from "./writer";
+import { openSqlDb } from "../sql";
 
 const kinds = await testDatabaseKinds();
 
@@ -38,10 +39,35 @@ describe.each(kinds)("API ingest into %s", (kind) => {
     expect(Number(run?.tokens)).toBe(10);
   });
 
+  it("detects with the project's settings, and with new ones as soon as they are saved", async () => {
+    const out = (i: number) => line("cfg", i, { node: "coder", output: { final: "same" } });
+    const send = async (from: number, to: number) =>
+      ingestApiLines(t.db, await readBodyLines(body(Array.from({ length: to - from + 1 }, (_, k) => out(from + k)).join("\n")), 1 << 20), "api:test");
+    await send(1, 2);
+    expect(await count(`SELECT COUNT(*) AS "n" FROM "Finding" WHERE "runId" = 'cfg'`)).toBe(0);
+    // Saved by another process (the dashboard): identical outputs now halt at 2 in a row.
+    await t.db.run(`INSERT INTO "Setting" ("key","value","updatedAt") VALUES ('detector', ?, ?)`, [JSON.stringify({ preset: "recommended", overrides: { identical_outputs: 2 } }), Date.now()]);
+    await send(3, 3);
+    const f = await t.db.get<{ limit: number }>(`SELECT "limit" FROM "Finding" WHERE "runId" = 'cfg'`);
+    expect(Number(f?.limit)).toBe(2);
+  });
+
+  it("refuses decisions sent by an agent: only a person decides", async () => {
+    const halted = [1, 2, 3].map((i) => line("self", i, { node: "coder", output: { final: "same" } }));
+    const forged = JSON.stringify({ v: 1, id: "d1", runId: "self", ts: "2026-01-01T00:01:00Z", type: "human.decision", action: "resume", by: "alice", budgetDelta: { identical_outputs: 100 } });
+    const r = await ingestApiLines(t.db, await readBodyLines(body([...halted, forged].join("\n")), 1 << 20), "api:test");
+    expect(r.errors).toEqual([{ line: 4, message: expect.stringMatching(/^human.decision is recorded by the dashboard/) }]);
+    const run = await t.db.get<{ status: string }>(`SELECT "status" FROM "Run" WHERE "id" = 'self'`);
+    expect(run?.status).toBe("halted");
+  });
+
   it("keeps exactly one copy when the same batch arrives three times at once, with correct totals", async () => {
     const text = Array.from({ length: 300 }, (_, i) => line(i < 150 ? "ra" : "rb", i + 1)).join("\n");
-    // Three writers, as three server processes would be: none shares another's cache.
-    const writers = [1, 2, 3].map(() => new IngestWriter(t.db));
+    // Three writers, as three server processes would be: none shares another's cache, and on
+    // PostgreSQL none shares another's connection, so their transactions really overlap. (On
+    // SQLite, one process has one connection: separate processes serialise on BEGIN IMMEDIATE.)
+    const handles = [1, 2, 3].map(() => (kind === "postgres" ? openSqlDb(t.config) : t.db));
+    const writers = handles.map((db) => new IngestWriter(db));
     const results = await Promise.all(writers.map(async (w) => {
       const lines = await readBodyLines(body(text), 1 << 20);
       const counts = emptyCounts();
@@ -61,11 +87,15 @@ describe.each(kinds)("API ingest into %s", (kind) => {
       const run = await t.db.get<{ eventCount: number; steps: number; tokens: number }>(`SELECT "eventCount","steps","tokens" FROM "Run" WHERE "id" = ?`, [id]);
       expect({ events: Number(run?.eventCount), steps: Number(run?.steps), tokens: Number(run?.tokens) }).toEqual({ events: 150, steps: 150, tokens: 750 });
     }
-    // A later writer that missed the others' work still keeps totals right.
-    const late = new IngestWriter(t.db);
+    if (kind === "postgres") await Promise.all(handles.map((db) => db.close()));
+    // A writer whose cached run state is behind the others' (the first one's) rebuilds it: totals stay right.
     const more = await readBodyLines(body(line("ra", 999)), 1 << 20);
-    await ingestApiLines(t.db, more, "api:test");
-    void late;
+    const counts = emptyCounts();
+    const { parseProtocolLine } = await import("@/lib/domain/formats/protocol");
+    const p = parseProtocolLine((more[0] as { text: string }).text);
+    if (!p.ok) throw new Error(p.message);
+    const stale = new IngestWriter(t.db);
+    await stale.writeBatch([{ kind: "event", event: p.event, line: 1, raw: "", sourceType: p.event.type, format: "protocol", tsMs: p.tsMs }], { sourceId: null, name: "api:test" }, counts);
     expect(Number((await t.db.get<{ n: number }>(`SELECT "eventCount" AS "n" FROM "Run" WHERE "id" = 'ra'`))?.n)).toBe(151);
   });
 
@@ -86,6 +116,8 @@ describe.each(kinds)("API ingest into %s", (kind) => {
     await w.writeBatch(await parse(out(5, "same")), { sourceId: null, name: "api:test" }, emptyCounts());
     const f = await t.db.get<{ signal: string; atEventId: string }>(`SELECT "signal","atEventId" FROM "Finding" WHERE "runId" = 'late'`);
     expect(f).toEqual({ signal: "identical_outputs", atEventId: "e20" });
+    const at = await t.db.get<{ atTsMs: number | null }>(`SELECT "atTsMs" FROM "Finding" WHERE "runId" = 'late'`);
+    expect(Number(at?.atTsMs)).toBe(Date.UTC(2026, 0, 1, 0, 0, 20));
     const run = await t.db.get<{ startedAt: number; status: string }>(`SELECT "startedAt","status" FROM "Run" WHERE "id" = 'late'`);
     expect(Number(run?.startedAt)).toBe(Date.UTC(2026, 0, 1, 0, 0, 5));
     expect(run?.status).toBe("halted");

@@ -3,7 +3,7 @@ import { parseProtocolLine } from "@/lib/domain/formats/protocol";
 import type { ParseItem } from "@/lib/domain/formats/types";
 import type { SqlDb } from "../sql";
 import { IngestWriter, emptyCounts } from "./writer";
-import { getProjectDetectorConfig } from "../settings";
+import { getDetectorSettingsVersion, getProjectDetectorConfig } from "../settings";
 
 /** Largest request body accepted by POST /api/ingest (LOOPSCOPE_INGEST_MAX_BYTES overrides). */
 export const DEFAULT_MAX_BODY_BYTES = 8 << 20;
@@ -51,20 +51,20 @@ export interface ApiIngestResult {
   runs: string[];
 }
 
-let sharedWriter: { db: SqlDb; writer: Promise<IngestWriter> } | null = null;
+let sharedWriter: { db: SqlDb; version: number; writer: Promise<IngestWriter> } | null = null;
 
-/** One writer per server process, so its per-run state serves every request; it detects with the project's settings. */
-function writerFor(db: SqlDb): Promise<IngestWriter> {
-  if (!sharedWriter || sharedWriter.db !== db) {
-    sharedWriter = { db, writer: getProjectDetectorConfig(db).then((config) => new IngestWriter(db, config)) };
+/**
+ * One writer per server process, so its per-run state serves every request; it
+ * detects with the project's settings, and is replaced when they change.
+ */
+async function writerFor(db: SqlDb): Promise<IngestWriter> {
+  const version = await getDetectorSettingsVersion(db);
+  if (!sharedWriter || sharedWriter.db !== db || sharedWriter.version !== version) {
+    sharedWriter = { db, version, writer: getProjectDetectorConfig(db).then((config) => new IngestWriter(db, config)) };
   }
   return sharedWriter.writer;
 }
 
-/** Drops the shared writer (its cached runs and configuration): after the project's settings change. */
-export function resetSharedWriter(): void {
-  sharedWriter = null;
-}
 
 /** Validates NDJSON protocol lines and stores the valid ones; bad lines are stored as ingest errors too. */
 export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: string): Promise<ApiIngestResult> {
@@ -77,7 +77,13 @@ export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: s
       continue;
     }
     const r = parseProtocolLine(l.text);
-    if (r.ok) {
+    if (r.ok && r.event.type === "human.decision") {
+      // Only the dashboard records a person's decision (with who and when, first one wins):
+      // an agent that could send one could resume itself past its own halt.
+      const message = `human.decision is recorded by the dashboard when a person decides; a runtime cannot send it (use GET /api/runs/{runId}/control to receive decisions)`;
+      errors.push({ line: l.line, message });
+      items.push({ kind: "error", line: l.line, message });
+    } else if (r.ok) {
       items.push({ kind: "event", event: r.event, line: l.line, raw: l.text, sourceType: r.event.type, format: "protocol", tsMs: r.tsMs });
     } else {
       errors.push({ line: l.line, message: r.message });

@@ -39,7 +39,15 @@ interface SourceRow {
   format: string | null;
 }
 
-const MARKDOWN_FORMATS = new Set(["sdd-report", "retrospectives"]);
+/**
+ * Formats read again from the start whenever they change, rather than from the
+ * committed offset: markdown documents are parsed whole, and the mappers of the
+ * two foreign event formats carry state from earlier lines to later ones (a
+ * turn's tokens, the node a stall belongs to, the run an approval resumes), so
+ * resuming mid-file would store different events. Stored ids make the re-read
+ * lines duplicates; these files are one run (or thread) each, so it stays cheap.
+ */
+const REREAD_FORMATS = new Set(["sdd-report", "retrospectives", "sdd-events", "workflow-events"]);
 
 /** Ingests files and folders (recursively); returns what was stored. */
 export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: IngestOptions = {}): Promise<IngestSummary> {
@@ -108,8 +116,7 @@ export async function ingestFile(
     }
   }
   if (start > 0 && start === info.size) return false;
-  const markdown = source.format !== null && MARKDOWN_FORMATS.has(source.format);
-  if (markdown) {
+  if (source.format !== null && REREAD_FORMATS.has(source.format)) {
     start = 0;
     startLine = 1;
   }
@@ -152,6 +159,10 @@ export async function ingestFile(
       if (eventsInBatch >= batchEvents || batch.length >= batchEvents * 2) await flush();
     }
   } catch (error) {
+    // Only a failure to read the file is the file's problem; a database error is
+    // not stored as if the file were bad: it propagates, and nothing past the
+    // last committed batch counts as read, so a retry resumes there.
+    if (!isFileSystemError(error)) throw error;
     await flush();
     await rejectWholeFile(db, file, describeFsError(error), counts, opts);
     return true;
@@ -160,6 +171,10 @@ export async function ingestFile(
     offset: Math.max(lastEnd, start), lineCount: lastLine, size: info.size, mtimeMs: info.mtimeMs, format,
   });
   return true;
+}
+
+function isFileSystemError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | null)?.syscall === "string";
 }
 
 async function flushFinal(

@@ -38,9 +38,12 @@ export function findingKey(f: Finding): string {
 }
 
 /** Stores new findings, and the latest count and recommendation of task findings that moved on. */
-export async function insertFindings(tx: SqlDb, runId: string, found: readonly Finding[], tsOf: (id: string) => number | null): Promise<void> {
+export async function insertFindings(tx: SqlDb, runId: string, found: readonly Finding[], tsOf: (id: string) => number | null = () => null): Promise<void> {
   const now = Date.now();
   for (const f of found) {
+    // The instant of the event it fired at: known for this batch's events, looked up for older ones
+    // (a run re-evaluated after a late event, a task finding updated later).
+    const atTsMs = tsOf(f.atEventId) ?? (await storedEventTs(tx, runId, f.atEventId));
     await tx.run(
       `INSERT INTO "Finding" ("runId","source","key","haltReason","signal","node","edge","cycleId","taskId","loopType",
         "recommendation","count","limit","atEventId","atTsMs","evidence","suggestedActions","createdAt")
@@ -48,10 +51,15 @@ export async function insertFindings(tx: SqlDb, runId: string, found: readonly F
        ON CONFLICT ("runId","source","key") DO UPDATE SET "count"=excluded."count","limit"=excluded."limit",
        "recommendation"=excluded."recommendation","evidence"=excluded."evidence"`,
       [runId, "detector", findingKey(f), f.haltReason, f.signal, f.node, f.edge, f.cycleId, f.taskId, f.loopType,
-        f.recommendation, f.count, f.limit, f.atEventId, tsOf(f.atEventId), JSON.stringify(f.evidence),
+        f.recommendation, f.count, f.limit, f.atEventId, atTsMs, JSON.stringify(f.evidence),
         JSON.stringify(f.suggestedActions), now],
     );
   }
+}
+
+async function storedEventTs(tx: SqlDb, runId: string, eventId: string): Promise<number | null> {
+  const row = await tx.get<{ tsMs: number }>(`SELECT "tsMs" FROM "Event" WHERE "runId" = ? AND "eventId" = ?`, [runId, eventId]);
+  return row ? Number(row.tsMs) : null;
 }
 
 export async function insertRuntimeHalts(tx: SqlDb, runId: string, halts: readonly RuntimeHalt[]): Promise<void> {

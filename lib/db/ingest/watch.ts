@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import type { SqlDb } from "../sql";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import { expandPaths } from "./file-source";
+import { getDetectorSettingsVersion, getProjectDetectorConfig } from "../settings";
 import { ingestFile, summarise, type IngestSummary } from "./ingest-files";
 import { IngestWriter, emptyCounts, type RejectedLine } from "./writer";
 
@@ -10,6 +11,8 @@ export interface WatchOptions {
   intervalMs?: number;
   onIngest?: (path: string, summary: IngestSummary) => void;
   onRejected?: (source: string, r: RejectedLine) => void;
+  /** A file could not be stored this pass (the database refused); it is retried on the next. */
+  onError?: (source: string, error: unknown) => void;
   config?: Partial<DetectorConfig>;
   /** Stops the watcher (tests); SIGINT and SIGTERM stop it too. */
   signal?: AbortSignal;
@@ -25,7 +28,8 @@ export interface WatchOptions {
  */
 export async function watchFolders(db: SqlDb, folders: readonly string[], opts: WatchOptions = {}): Promise<void> {
   const interval = opts.intervalMs ?? 250;
-  const writer = new IngestWriter(db, opts.config);
+  let writer = new IngestWriter(db, opts.config);
+  let version = await getDetectorSettingsVersion(db);
   const known = new Map<string, { size: number; mtimeMs: number }>();
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -43,6 +47,12 @@ export async function watchFolders(db: SqlDb, folders: readonly string[], opts: 
   }
   try {
     while (!controller.signal.aborted) {
+      // Settings saved meanwhile (by the dashboard) apply from the next batch on.
+      const current = await getDetectorSettingsVersion(db);
+      if (current !== version) {
+        version = current;
+        writer = new IngestWriter(db, await getProjectDetectorConfig(db));
+      }
       const { files } = await expandPaths(folders);
       for (const file of files) {
         if (controller.signal.aborted) break;
@@ -50,9 +60,16 @@ export async function watchFolders(db: SqlDb, folders: readonly string[], opts: 
         if (!info) continue;
         const prev = known.get(file.path);
         if (prev && prev.size === info.size && prev.mtimeMs === info.mtimeMs) continue;
-        known.set(file.path, { size: info.size, mtimeMs: info.mtimeMs });
         const counts = emptyCounts();
-        const read = await ingestFile(db, writer, file, counts, { holdUnterminatedLast: true, onRejected: opts.onRejected });
+        let read: boolean;
+        try {
+          read = await ingestFile(db, writer, file, counts, { holdUnterminatedLast: true, onRejected: opts.onRejected });
+        } catch (error) {
+          // The database refused (busy, down): keep watching and try this file again on the next pass.
+          opts.onError?.(file.display, error);
+          continue;
+        }
+        known.set(file.path, { size: info.size, mtimeMs: info.mtimeMs });
         if (read && (counts.eventsNew > 0 || counts.linesRejected > 0 || counts.runsTouched.size > 0)) {
           opts.onIngest?.(file.display, summarise(1, 0, counts));
         }

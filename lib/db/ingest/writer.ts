@@ -103,7 +103,10 @@ export class IngestWriter {
       }
 
       // Sorted, so that concurrent writers lock runs in one order (no deadlocks on PostgreSQL).
-      for (const runId of [...formats.keys()].sort()) await this.loadRun(tx, runId, formats.get(runId)!, counts);
+      const resync = new Set<string>();
+      for (const runId of [...formats.keys()].sort()) {
+        if (await this.loadRun(tx, runId, formats.get(runId)!, counts)) resync.add(runId);
+      }
       const inserted = await insertEventRows(tx, rows);
       const rebuild = new Set<string>();
       const tsOf = new Map<string, number>();
@@ -143,8 +146,13 @@ export class IngestWriter {
         const cached = this.cache.get(runId)!;
         const facts = cached.facts ? JSON.stringify(stripMarkdown(cached.facts)) : null;
         cached.acc = await rebuildAccumulator(tx, runId, cached.format, facts, this.config);
+        resync.add(runId);
+      }
+      // A run rebuilt from its stored events (a late event, or a run another writer or other
+      // settings had touched) gets its stored detector findings replaced by the rebuilt ones.
+      for (const runId of resync) {
         await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
-        fresh.set(runId, [...cached.acc.findings()]);
+        fresh.set(runId, [...this.cache.get(runId)!.acc.findings()]);
       }
       const touched = new Set<string>([...formats.keys()]);
       for (const runId of touched) {
@@ -175,8 +183,11 @@ export class IngestWriter {
     });
   }
 
-  /** Makes sure the run exists and its cached accumulator matches what is stored. */
-  private async loadRun(tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts): Promise<void> {
+  /**
+   * Makes sure the run exists and its cached accumulator matches what is
+   * stored; returns true when it had to rebuild it from the stored events.
+   */
+  private async loadRun(tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts): Promise<boolean> {
     const select = () =>
       tx.get<{ eventCount: number; format: string; facts: string | null }>(
         `SELECT "eventCount","format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
@@ -192,7 +203,7 @@ export class IngestWriter {
       if (created > 0) {
         counts.runsNew++;
         this.cache.set(runId, { acc: new RunAccumulator(runId, format, this.config), format, facts: null });
-        return;
+        return false;
       }
       // Another writer created it meanwhile: wait for its row and start from what it stored.
       row = await select();
@@ -202,12 +213,13 @@ export class IngestWriter {
     if (cached && cached.acc.summary().eventCount === Number(row.eventCount)) {
       this.cache.delete(runId);
       this.cache.set(runId, cached);
-      return;
+      return false;
     }
     const storedFormat = row.format as SourceFormat;
     const facts = row.facts ? (JSON.parse(row.facts) as RunFactFields) : null;
     const acc = await rebuildAccumulator(tx, runId, storedFormat, row.facts, this.config);
     this.cache.set(runId, { acc, format: storedFormat, facts });
+    return true;
   }
 
   private trimCache(): void {

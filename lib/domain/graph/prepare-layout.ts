@@ -4,6 +4,7 @@
  * Web Worker (components/run-graph/elk.worker.ts); these two ends are plain
  * functions so they can be tested without a browser.
  */
+import { createDictionary } from "../dictionary";
 import type { ViewGraph, ViewNode } from "./collapse-graph";
 
 export interface Point {
@@ -162,9 +163,9 @@ export function findPolylineMiddle(points: readonly Point[]): Point | null {
 
 /** Reads ELK's answer: node boxes and, per edge, its polyline and label centre. */
 export function readElkLayout(key: string, out: ElkOutput): GraphLayout {
-  const nodes: GraphLayout["nodes"] = {};
+  const nodes: GraphLayout["nodes"] = createDictionary();
   for (const c of out.children ?? []) nodes[c.id] = { x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? 0, height: c.height ?? 0 };
-  const edges: GraphLayout["edges"] = {};
+  const edges: GraphLayout["edges"] = createDictionary();
   for (const e of out.edges ?? []) {
     const points: Point[] = [];
     for (const s of e.sections ?? []) {

@@ -2,6 +2,7 @@
  * Halts per day, by halt reason: every detector finding and runtime
  * `loop.halted` is one halt, counted on the UTC day it fired.
  */
+import { createDictionary, toPlainObject } from "../dictionary";
 
 export interface HaltsPerDay {
   /** Halt reasons present, most frequent first. */
@@ -29,7 +30,7 @@ export function countHaltsPerDay(halts: readonly { atMs: number | null; haltReas
   for (const h of halts) {
     if (h.atMs === null || !Number.isFinite(h.atMs)) continue;
     const day = toDay(h.atMs);
-    const counts = byDay.get(day) ?? {};
+    const counts = byDay.get(day) ?? createDictionary<number>();
     counts[h.haltReason] = (counts[h.haltReason] ?? 0) + 1;
     byDay.set(day, counts);
     reasonTotals.set(h.haltReason, (reasonTotals.get(h.haltReason) ?? 0) + 1);
@@ -44,13 +45,13 @@ export function countHaltsPerDay(halts: readonly { atMs: number | null; haltReas
     if (span <= FILL_MAX_DAYS) days = Array.from({ length: span }, (_, i) => toDay(start + i * DAY_MS));
   }
   const rows = days.map((day) => {
-    const counts: Record<string, number> = {};
+    const counts = createDictionary<number>();
     let total = 0;
     for (const r of reasons) {
       counts[r] = byDay.get(day)?.[r] ?? 0;
       total += counts[r];
     }
-    return { day, counts, total };
+    return { day, counts: toPlainObject(counts), total };
   });
   return { reasons, rows };
 }

@@ -123,10 +123,9 @@ export class RunAccumulator {
     const found = this.detector.feed(event);
     if (found.length > 0) {
       s.findingCount = this.detector.findings.length + this.halts.length;
-      if (s.haltReason === null) {
-        s.haltReason = found[0].haltReason;
-        s.haltSignal = found[0].signal;
-      }
+      // The latest halt is the one a person answers (and the one the page explains).
+      s.haltReason = found[0].haltReason;
+      s.haltSignal = found[0].signal;
       this.decidedAfterHalt = false;
     }
     this.refreshLoopBadge();
@@ -184,10 +183,8 @@ export class RunAccumulator {
           suggestedActions: Array.isArray(e.suggestedActions) ? e.suggestedActions.map(String) : [],
         });
         s.findingCount = this.detector.findings.length + this.halts.length;
-        if (s.haltReason === null) {
-          s.haltReason = String(e.haltReason);
-          s.haltSignal = "runtime";
-        }
+        s.haltReason = String(e.haltReason);
+        s.haltSignal = "runtime";
         this.decidedAfterHalt = false;
         break;
       }

@@ -18,7 +18,10 @@ export const dynamic = "force-dynamic";
 
 type Params = Promise<{ runId: string }>;
 
-/** Route params arrive percent-encoded; a run id may itself contain `%`. */
+/**
+ * A page's route params arrive percent-encoded in Next.js 16 (a route handler's
+ * arrive decoded: e2e/run-ids.spec.ts holds both); a run id may contain `%`.
+ */
 function readRunId(raw: string): string {
   try {
     return decodeURIComponent(raw);

@@ -3,15 +3,6 @@ import { jsonError } from "@/lib/http/api-auth";
 
 export const dynamic = "force-dynamic";
 
-/** Route segments arrive percent-encoded (the run page decodes them the same way). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 const NO_STORE = { "Cache-Control": "no-store" };
 
 /**
@@ -21,7 +12,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * `{ unchanged: true }` after one indexed lookup.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
-  const runId = decodeSegment((await params).runId);
+  const runId = (await params).runId;
   const since = new URL(request.url).searchParams.get("since");
   try {
     if (since) {

@@ -3,15 +3,6 @@ import { jsonError } from "@/lib/http/api-auth";
 
 export const dynamic = "force-dynamic";
 
-/** Route segments arrive percent-encoded (the run page decodes them the same way). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /**
  * GET /api/runs/:runId/graph/nodes/:nodeId: what the node inspector shows
  * (totals, budgets against their limits, hashes, failing-test trend,
@@ -19,8 +10,8 @@ function decodeSegment(segment: string): string {
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ runId: string; nodeId: string }> }): Promise<Response> {
   const p = await params;
-  const runId = decodeSegment(p.runId);
-  const nodeId = decodeSegment(p.nodeId);
+  const runId = p.runId;
+  const nodeId = p.nodeId;
   try {
     const data = await getNodeInspector(runId, nodeId);
     if (!data) return jsonError(404, `no node ${nodeId} in run ${runId}`);
