@@ -3,18 +3,8 @@
 // turns, edges, tool calls, diffs, verify results and research results. Some
 // runs make progress, others loop (same outputs, same research, same failure),
 // so that the detector's signals do real work. Deterministic for a seed.
+import { createRandom } from "../random.js";
 
-/** Small fast PRNG (mulberry32): the same seed gives the same lines. */
-function createRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const GRAPH = {
   nodes: [

@@ -6,6 +6,7 @@
 // `maxCycleIterations` 12, the teams that go round 13 or 14 times halt.
 //
 // Usage: node bench/graph/generate.js <output folder> [--nodes 1000] [--edges 5000] [--run-id <id>]
+import { createRandom } from "../random.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,17 +15,6 @@ export const GRAPH_RUN_ID = "bench-graph-1000";
 const ROLES = ["lead", "planner", "researcher", "coder", "reviewer", "tester", "verifier", "fixer", "linter", "writer"];
 const TEAM = ROLES.length;
 
-/** mulberry32: a small seeded PRNG, so the same options give the same file. */
-function createRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The run as protocol JSON lines.

@@ -2,18 +2,8 @@
 // runs of a few turns, and SDD run reports), and one very long run. Parse
 // items as the parsers yield them, so that the real ingest writer stores them.
 // Deterministic for a seed.
+import { createRandom } from "../random.js";
 
-/** mulberry32: the same seed gives the same history. */
-export function createRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VERBS = ["Add", "Fix", "Speed up", "Refactor", "Remove", "Test", "Document", "Migrate", "Cache", "Validate"];
 const THINGS = [

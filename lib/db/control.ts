@@ -1,3 +1,4 @@
+import type { HaltLocation } from "@/lib/domain/runs/stored-finding";
 import { EventEmitter } from "node:events";
 import type { SqlDb } from "./sql";
 import type { BudgetDelta, ControlDecision, DecisionAction, RunControlState } from "@/lib/client/types";
@@ -125,20 +126,10 @@ export async function ackDecision(db: SqlDb, runId: string, decisionId: string, 
 }
 
 /** The halt (or pause) a waiting run waits on: what the person decides about. */
-export interface WaitingHalt {
+export interface WaitingHalt extends HaltLocation {
   /** Identifies this halt: `<finding source>:<finding key>`, or `paused:<event id>`. One decision per key. */
   key: string;
   kind: "detector" | "runtime" | "pause";
-  haltReason: string;
-  signal: string | null;
-  node: string | null;
-  edge: string | null;
-  cycleId: string | null;
-  taskId: string | null;
-  recommendation: string | null;
-  count: number | null;
-  limit: number | null;
-  atEventId: string;
   /** When the run started waiting (the halting event's ts). */
   since: number | null;
   evidence: unknown;

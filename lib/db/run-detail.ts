@@ -1,21 +1,9 @@
 import { getPrisma, getSql } from "./client";
 import type { SqlDb } from "./sql";
+import type { StoredFinding } from "@/lib/domain/runs/stored-finding";
 import { listReportLoopEvidence, type LoopEvidence, type RunFactFields } from "@/lib/domain/formats";
 
-export interface RunFindingItem {
-  id: number;
-  source: string;
-  haltReason: string;
-  signal: string | null;
-  node: string | null;
-  edge: string | null;
-  cycleId: string | null;
-  taskId: string | null;
-  loopType: string | null;
-  recommendation: string | null;
-  count: number | null;
-  limit: number | null;
-  atEventId: string;
+export interface RunFindingItem extends StoredFinding {
   atTsMs: number | null;
   evidence: unknown;
   suggestedActions: string[];

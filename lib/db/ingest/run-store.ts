@@ -88,9 +88,8 @@ export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFa
       s.endedAt, s.lastEventAt, s.durationMs, s.steps, s.tokens, s.costUsd, s.eventCount, s.findingCount,
       s.loopIterations, s.loopLimit, searchText, Date.now(), ...(facts ? [JSON.stringify(facts)] : []), s.runId],
   );
-  for (const id of acc.dirtyNodes) {
-    const n = acc.node(id);
-    if (!n) continue;
+  const changed = acc.graph.takeChanged();
+  for (const n of changed.nodes) {
     await tx.run(
       `INSERT INTO "RunNode" ("runId","nodeId","label","role","declared","turns","tokens","costUsd","runtimeMs","firstSeen")
        VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT ("runId","nodeId") DO UPDATE SET "label"=excluded."label",
@@ -100,15 +99,11 @@ export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFa
         n.turns, n.tokens, n.costUsd, n.runtimeMs, n.firstSeen],
     );
   }
-  for (const key of acc.dirtyEdges) {
-    const e = acc.edge(key);
-    if (!e) continue;
+  for (const e of changed.edges) {
     await tx.run(
       `INSERT INTO "RunEdge" ("runId","fromNode","toNode","declared","traversals") VALUES (?,?,?,?,?)
        ON CONFLICT ("runId","fromNode","toNode") DO UPDATE SET "declared"=excluded."declared","traversals"=excluded."traversals"`,
       [s.runId, e.fromNode, e.toNode, tx.kind === "sqlite" ? Number(e.declared) : e.declared, e.traversals],
     );
   }
-  acc.dirtyNodes.clear();
-  acc.dirtyEdges.clear();
 }

@@ -25,7 +25,7 @@ function graphOf(events: readonly LoopEvent[]): { graph: RunGraph; detector: Run
   });
   const findings = acc.findings().map((f, id) => ({ id, source: "detector", ...f }));
   const graph = buildRunGraph({
-    runId: acc.runId, nodes: acc.nodes(), edges: acc.edges(), findings,
+    runId: acc.runId, nodes: acc.graph.nodes(), edges: acc.graph.edges(), findings,
     maxCycleIterations: detector.config.maxCycleIterations, version: "1", live: false,
   });
   return { graph, detector };

@@ -5,6 +5,8 @@
  * hashing code, so client bundles can use these types and the pure helpers
  * that take them.
  */
+import type { StoredFinding } from "../runs/stored-finding";
+
 
 /** A halt (detector finding or runtime `loop.halted`) placed on a node, edge, cycle or the run. */
 export interface HaltMark {
@@ -105,21 +107,7 @@ export interface RunGraphInput {
 }
 
 /** The fields of a stored finding the graph needs. */
-export interface FindingInput {
-  id: number;
-  source: string;
-  haltReason: string;
-  signal: string | null;
-  node: string | null;
-  edge: string | null;
-  cycleId: string | null;
-  taskId: string | null;
-  loopType: string | null;
-  recommendation: string | null;
-  count: number | null;
-  limit: number | null;
-  atEventId: string;
-}
+export type FindingInput = StoredFinding;
 
 /** Loop evidence an SDD run report states (`Run.facts`): shown beside the graph. */
 export interface ReportEvidence {

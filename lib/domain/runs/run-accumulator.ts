@@ -2,6 +2,9 @@ import type { LoopEvent, SourceFormat } from "../protocol/types";
 import type { RunFactFields } from "../formats/types";
 import { RunDetector, type DetectorConfig, type Finding } from "../detector";
 import type { RunStatus } from "./run-status";
+import { GraphTotals } from "./graph-totals";
+
+export type { EdgeTotals, NodeTotals } from "./graph-totals";
 
 export interface RunSummary {
   runId: string;
@@ -25,25 +28,6 @@ export interface RunSummary {
   findingCount: number;
   loopIterations: number | null;
   loopLimit: number | null;
-}
-
-export interface NodeTotals {
-  nodeId: string;
-  label: string | null;
-  role: string | null;
-  declared: boolean;
-  turns: number;
-  tokens: number;
-  costUsd: number;
-  runtimeMs: number;
-  firstSeen: number;
-}
-
-export interface EdgeTotals {
-  fromNode: string;
-  toNode: string;
-  declared: boolean;
-  traversals: number;
 }
 
 /** A runtime's own `loop.halted`, kept beside the detector's findings. */
@@ -79,8 +63,8 @@ export class RunAccumulator {
   readonly runId: string;
   private readonly s: RunSummary;
   private readonly detector: RunDetector;
-  private readonly nodeMap = new Map<string, NodeTotals>();
-  private readonly edgeMap = new Map<string, EdgeTotals>();
+  /** The run's nodes and edges with their totals. */
+  readonly graph = new GraphTotals();
   private readonly halts: RuntimeHalt[] = [];
   private runtimeStatus: string | null = null;
   private decidedAfterHalt = false;
@@ -92,8 +76,6 @@ export class RunAccumulator {
   private factTokens = 0;
   private eventTokens = 0;
   private lastTs = -Infinity;
-  readonly dirtyNodes = new Set<string>();
-  readonly dirtyEdges = new Set<string>();
 
   constructor(runId: string, format: SourceFormat, config?: Partial<DetectorConfig>) {
     this.runId = runId;
@@ -118,7 +100,7 @@ export class RunAccumulator {
     if (tsMs > this.lastTs) this.lastTs = tsMs;
     if (s.startedAt === null || tsMs < s.startedAt) s.startedAt = tsMs;
     if (s.lastEventAt === null || tsMs > s.lastEventAt) s.lastEventAt = tsMs;
-    if (typeof event.node === "string") this.touchNode(event.node);
+    if (typeof event.node === "string") this.graph.touchNode(event.node);
     this.applyTyped(event, tsMs);
     const found = this.detector.feed(event);
     if (found.length > 0) {
@@ -141,11 +123,11 @@ export class RunAccumulator {
         s.title = str(e.title) ?? s.title;
         s.ticketId = str(e.ticketId) ?? s.ticketId;
         s.profile = str(e.profile) ?? s.profile;
-        this.declareGraph(e.graph);
+        this.graph.declare(e.graph);
         break;
       }
       case "graph.declared":
-        this.declareGraph(e.graph);
+        this.graph.declare(e.graph);
         break;
       case "message.user": {
         // A graph-workflow run has no title; its first user message says what it is for.
@@ -155,7 +137,7 @@ export class RunAccumulator {
       }
       case "node.completed": {
         this.nodeCompleted++;
-        const n = this.touchNode(event.node as string);
+        const n = this.graph.touchNode(event.node as string);
         n.turns++;
         n.tokens += num(e.tokens);
         n.costUsd += num(e.costUsd);
@@ -168,7 +150,7 @@ export class RunAccumulator {
         this.eventTokens += num(e.tokens);
         break;
       case "edge.traversed": {
-        const edge = this.touchEdge(e.from as string, e.to as string, false);
+        const edge = this.graph.touchEdge(e.from as string, e.to as string, false);
         edge.traversals++;
         break;
       }
@@ -258,65 +240,8 @@ export class RunAccumulator {
     this.s.loopLimit = worst ? worst.limit : null;
   }
 
-  private declareGraph(graph: unknown): void {
-    if (!graph || typeof graph !== "object") return;
-    const g = graph as { nodes?: unknown; edges?: unknown };
-    if (Array.isArray(g.nodes)) {
-      for (const raw of g.nodes) {
-        if (!raw || typeof raw !== "object" || typeof (raw as { id?: unknown }).id !== "string") continue;
-        const d = raw as { id: string; label?: unknown; role?: unknown };
-        const n = this.touchNode(d.id);
-        n.declared = true;
-        n.label = str(d.label) ?? n.label;
-        n.role = str(d.role) ?? n.role;
-      }
-    }
-    if (Array.isArray(g.edges)) {
-      for (const raw of g.edges) {
-        const d = raw as { from?: unknown; to?: unknown };
-        if (typeof d?.from === "string" && typeof d?.to === "string") this.touchEdge(d.from, d.to, true);
-      }
-    }
-  }
-
-  private touchNode(id: string): NodeTotals {
-    let n = this.nodeMap.get(id);
-    if (!n) {
-      n = { nodeId: id, label: null, role: null, declared: false, turns: 0, tokens: 0, costUsd: 0, runtimeMs: 0, firstSeen: this.nodeMap.size };
-      this.nodeMap.set(id, n);
-    }
-    this.dirtyNodes.add(id);
-    return n;
-  }
-
-  private touchEdge(from: string, to: string, declared: boolean): EdgeTotals {
-    const key = `${from}\u0000${to}`;
-    let e = this.edgeMap.get(key);
-    if (!e) {
-      this.touchNode(from);
-      this.touchNode(to);
-      e = { fromNode: from, toNode: to, declared, traversals: 0 };
-      this.edgeMap.set(key, e);
-    }
-    if (declared) e.declared = true;
-    this.dirtyEdges.add(key);
-    return e;
-  }
-
   summary(): RunSummary {
     return { ...this.s };
-  }
-  node(id: string): NodeTotals | undefined {
-    return this.nodeMap.get(id);
-  }
-  edge(key: string): EdgeTotals | undefined {
-    return this.edgeMap.get(key);
-  }
-  nodes(): NodeTotals[] {
-    return [...this.nodeMap.values()];
-  }
-  edges(): EdgeTotals[] {
-    return [...this.edgeMap.values()];
   }
   findings(): readonly Finding[] {
     return this.detector.findings;
