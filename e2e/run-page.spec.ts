@@ -93,3 +93,11 @@ test.describe("a run's page", () => {
     await page.screenshot({ path: "test-results/screens/run-page-full.png", fullPage: true });
   });
 });
+
+test("a run page fits a 420 px window: wide sections scroll inside themselves", async ({ page }) => {
+  await page.setViewportSize({ width: 420, height: 800 });
+  await page.goto("/runs/run_01JS4V6X8Z0B2D4F6H8K0M2P4R");
+  await expect(page.getByTestId("timeline-total")).toHaveText("24 events");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+  await page.screenshot({ path: "test-results/screens/run-page-narrow.png", fullPage: true });
+});
