@@ -136,19 +136,9 @@ export interface WaitingHalt extends HaltLocation {
   suggestedActions: string[];
 }
 
-interface HaltRow {
+interface HaltRow extends HaltLocation {
   source: string;
   key: string;
-  haltReason: string;
-  signal: string | null;
-  node: string | null;
-  edge: string | null;
-  cycleId: string | null;
-  taskId: string | null;
-  recommendation: string | null;
-  count: number | null;
-  limit: number | null;
-  atEventId: string;
   atTs: number | null;
   evidence: string | null;
   suggestedActions: string | null;
