@@ -45,6 +45,18 @@ test.describe("live updates", () => {
     expect(Math.abs((await topOfWatched()) - before)).toBeLessThanOrEqual(2);
   });
 
+  test("a run that starts while the history is open is announced, and shows when asked", async ({ page, request }) => {
+    await page.goto("/runs?q=e2e-arrival");
+    await expect(page.getByTestId("runs-total")).toContainText("0 matching");
+    const runId = uniqueRunId("e2e-arrival");
+    await postEvents(request, runId, [{ type: "run.started", title: "Arrived while watching (e2e-arrival)" }]);
+    const notice = page.getByRole("status").filter({ hasText: "new run" });
+    await expect(notice).toHaveText(/1 new run since this page loaded/, { timeout: 15_000 });
+    await notice.getByRole("button", { name: "Show them" }).click();
+    await expect(page.locator(`tr[data-run-id="${runId}"]`)).toBeVisible();
+    await expect(notice).toHaveCount(0);
+  });
+
   test("a running run's page follows it: header and timeline grow as events arrive", async ({ page, request }) => {
     const runId = uniqueRunId("e2e-live-page");
     await postEvents(request, runId, [{ type: "run.started", title: "Live run page", graph: { nodes: [{ id: "coder" }] } }]);

@@ -2,9 +2,11 @@ import type { Metadata } from "next";
 import { countRuns, hasAnyRun, listIngestErrors, listRunFilterOptions, listRuns } from "@/lib/db/runs";
 import { getDb } from "@/lib/db/client";
 import { describeDb } from "@/lib/db/config";
-import { isFiltered, parseRunsQuery } from "@/lib/format/runs-query";
+import { buildRunsSearch, isFiltered, parseRunsQuery } from "@/lib/format/runs-query";
 import { formatCount } from "@/lib/format/values";
 import { RunsTable } from "@/components/runs/runs-table";
+import { NewRunsNotice } from "@/components/runs/new-runs-notice";
+import { QueryProvider } from "@/components/runs/query-provider";
 import { RunsFilters } from "@/components/runs/runs-filters";
 import { RunsCounts } from "@/components/runs/runs-counts";
 import { RunsPager } from "@/components/runs/runs-pager";
@@ -52,6 +54,11 @@ export default async function RunsPage({ searchParams }: { searchParams: Search 
       </div>
       {anyRun ? <RunsFilters query={query} profiles={options.profiles} haltReasons={options.haltReasons} /> : null}
       <InvalidParamsNotice invalid={invalid} />
+      {anyRun && query.cursor === null ? (
+        <QueryProvider>
+          <NewRunsNotice search={buildRunsSearch(query)} total={counts.total} />
+        </QueryProvider>
+      ) : null}
       {anyRun ? <RunsCounts counts={counts} query={query} /> : null}
       <section className="panel" aria-label="Run history">
         {!anyRun ? (

@@ -11,7 +11,9 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * (filters, sort, cursor; see /runs) and the counts of the filtered runs.
  * `ids=<id>&ids=<id>…` returns just those runs' current state instead: what
  * the history page polls for its running rows (ids may hold commas, so they
- * are repeated, not joined).
+ * are repeated, not joined). `countOnly=1` returns just `{ total }` of the
+ * filtered runs: what the history polls to notice runs that arrived since it
+ * was rendered.
  */
 export async function GET(request: Request): Promise<Response> {
   const params = new URL(request.url).searchParams;
@@ -22,6 +24,7 @@ export async function GET(request: Request): Promise<Response> {
       return Response.json({ runs: await listRunsByIds(ids) }, { headers: NO_STORE });
     }
     const { query, invalid } = parseRunsQuery(params);
+    if (params.get("countOnly") === "1") return Response.json({ total: (await countRuns(query)).total }, { headers: NO_STORE });
     const [page, counts] = await Promise.all([listRuns(query), countRuns(query)]);
     return Response.json({ ...page, counts, invalid }, { headers: NO_STORE });
   } catch (error) {
