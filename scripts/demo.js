@@ -3,6 +3,7 @@
 // it talks to it over HTTP like a real runtime; some of its runs halt and wait
 // for you under "Needs you" on the home page.
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { buildIsFresh, nextBin, runStep, serve } from "./run-steps.js";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -15,9 +16,7 @@ runStep("migrate the database", process.execPath, ["bin/loopscope.js", "migrate"
 const samples = ["fixtures/protocol", "fixtures/sdd", "fixtures/kotef-events", "fixtures/vuhlp", "demo/data"];
 runStep("ingest the sample runs (fixtures/ and demo/data/)", process.execPath, ["bin/loopscope.js", "ingest", ...samples], env);
 
-console.log("\n▶ create an API key for the demo agent");
-const created = spawnSync(process.execPath, ["bin/loopscope.js", "keys", "create", "demo-agent"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-const agentKey = created.status === 0 ? created.stdout.trim() : "";
+const agentKey = demoAgentKey();
 
 console.log(`\n▶ serving Loopscope on http://localhost:${port}  (Ctrl-C to stop)\n`);
 const server = serve(port, "0.0.0.0", env);
@@ -42,4 +41,28 @@ async function startAgentWhenUp(url, key) {
   const agent = spawn(process.execPath, ["scripts/demo-agent.js", "--url", url], { stdio: "inherit", env: { ...env, LOOPSCOPE_API_KEY: key } });
   server.on("exit", () => agent.kill("SIGTERM"));
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => agent.kill(sig));
+}
+
+/**
+ * The demo agent's API key: the one a previous demo stored in data/ while the
+ * database still has it active, else a new one (so keys do not pile up).
+ */
+function demoAgentKey() {
+  const file = "data/demo-agent.key";
+  const stored = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  if (stored) {
+    const list = spawnSync(process.execPath, ["bin/loopscope.js", "keys", "list"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const line = (list.stdout ?? "").split("\n").find((l) => l.startsWith(`${stored.slice(0, 10)}…`));
+    if (line && line.trimEnd().endsWith("active")) {
+      console.log("\n▶ the demo agent keeps its API key");
+      return stored;
+    }
+  }
+  console.log("\n▶ create an API key for the demo agent");
+  const created = spawnSync(process.execPath, ["bin/loopscope.js", "keys", "create", "demo-agent"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  if (created.status !== 0) return "";
+  const key = created.stdout.trim();
+  mkdirSync("data", { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
