@@ -1,14 +1,14 @@
-import type { DetectorConfig } from "@/lib/domain/detector";
+import type { DetectorConfig, DetectorPresetName } from "@/lib/domain/detector";
 import { DETECTOR_FIELD_GROUPS } from "@/lib/format/detector-fields";
 
-export type PresetName = "conservative" | "recommended" | "aggressive";
+
 
 interface Props {
-  presets: Record<PresetName, DetectorConfig>;
-  preset: PresetName;
+  presets: Record<DetectorPresetName, DetectorConfig>;
+  preset: DetectorPresetName;
   overrides: Partial<DetectorConfig>;
   errors: Record<string, string>;
-  onPresetChange?: (preset: PresetName) => void;
+  onPresetChange?: (preset: DetectorPresetName) => void;
 }
 
 const show = (v: unknown) => (v === null || v === undefined ? "unset" : String(v));
@@ -20,7 +20,7 @@ export function DetectorFields({ presets, preset, overrides, errors, onPresetCha
     <div className="detector-fields">
       <label className="field preset-field">
         <span>Preset</span>
-        <select name="preset" aria-label="Preset" value={preset} onChange={(e) => onPresetChange?.(e.target.value as PresetName)} aria-invalid={Boolean(errors.preset)}>
+        <select name="preset" aria-label="Preset" value={preset} onChange={(e) => onPresetChange?.(e.target.value as DetectorPresetName)} aria-invalid={Boolean(errors.preset)}>
           <option value="conservative">conservative — more attempts, no auto-unblock</option>
           <option value="recommended">recommended — the spec&apos;s defaults</option>
           <option value="aggressive">aggressive — halt sooner</option>

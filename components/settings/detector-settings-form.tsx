@@ -2,16 +2,16 @@
 
 import { useState } from "react";
 import { useFormAction } from "@/lib/hooks/use-form-action";
-import type { DetectorConfig } from "@/lib/domain/detector";
+import type { DetectorConfig, DetectorPresetName } from "@/lib/domain/detector";
 import { saveDetectorSettings, type SaveSettingsState } from "@/lib/actions/settings";
-import { DetectorFields, type PresetName } from "./detector-fields";
+import { DetectorFields } from "./detector-fields";
 
 const INITIAL: SaveSettingsState = { status: "idle", errors: {}, message: null };
 
 /** The project's detector settings; saving re-evaluates every run's findings. */
-export function DetectorSettingsForm(props: { presets: Record<PresetName, DetectorConfig>; preset: PresetName; overrides: Partial<DetectorConfig> }) {
+export function DetectorSettingsForm(props: { presets: Record<DetectorPresetName, DetectorConfig>; preset: DetectorPresetName; overrides: Partial<DetectorConfig> }) {
   const { state, onSubmit, pending, ready } = useFormAction(saveDetectorSettings, INITIAL);
-  const [preset, setPreset] = useState<PresetName>(props.preset);
+  const [preset, setPreset] = useState<DetectorPresetName>(props.preset);
   return (
     <form onSubmit={onSubmit} className="panel settings-form" aria-label="Detector settings">
       <div className="panel-body">

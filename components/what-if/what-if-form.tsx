@@ -2,16 +2,16 @@
 
 import { useState } from "react";
 import { useFormAction } from "@/lib/hooks/use-form-action";
-import type { DetectorConfig } from "@/lib/domain/detector";
+import type { DetectorConfig, DetectorPresetName } from "@/lib/domain/detector";
 import { runWhatIfAction, type WhatIfState } from "@/lib/actions/what-if";
-import { DetectorFields, type PresetName } from "@/components/settings/detector-fields";
+import { DetectorFields } from "@/components/settings/detector-fields";
 import { WhatIfResults } from "./what-if-results";
 
 const INITIAL: WhatIfState = { status: "idle", errors: {}, message: null, rows: [], summary: null, truncated: false, elapsedMs: 0 };
 
 interface Props {
-  presets: Record<PresetName, DetectorConfig>;
-  preset: PresetName;
+  presets: Record<DetectorPresetName, DetectorConfig>;
+  preset: DetectorPresetName;
   overrides: Partial<DetectorConfig>;
   filter: { runId?: string; status?: string; terminalStatus?: string; profile?: string; format?: string };
 }
@@ -19,7 +19,7 @@ interface Props {
 /** Another configuration, a set of past runs, and what the detector would have done to them. */
 export function WhatIfForm({ presets, preset: initialPreset, overrides, filter }: Props) {
   const { state, onSubmit, pending, ready } = useFormAction(runWhatIfAction, INITIAL);
-  const [preset, setPreset] = useState<PresetName>(initialPreset);
+  const [preset, setPreset] = useState<DetectorPresetName>(initialPreset);
   const err = state.errors;
   return (
     <>

@@ -1,4 +1,5 @@
 import { cookies } from "next/headers";
+import { USER_COOKIE, readUserName } from "./decision-input";
 
 export interface Actor {
   name: string;
@@ -6,12 +7,11 @@ export interface Actor {
 
 /**
  * Who is acting. Loopscope has no accounts yet: a person names themselves once
- * (cookie `loopscope_user`) and actions record that name. Server actions are
- * reachable only from this origin (Next.js checks the Origin header), so this
- * is the single place to add a real session and role check.
+ * (cookie `loopscope_user`, read as the decision form reads it) and actions
+ * record that name. Server actions are reachable only from this origin
+ * (Next.js checks the Origin header), so this is the single place to add a
+ * real session and role check.
  */
 export async function authorizeAction(): Promise<Actor> {
-  const jar = await cookies();
-  const name = jar.get("loopscope_user")?.value?.trim();
-  return { name: name && name.length <= 80 ? name : "anonymous" };
+  return { name: readUserName((await cookies()).get(USER_COOKIE)?.value) };
 }

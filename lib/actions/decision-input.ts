@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DECISION_ACTIONS, ENDING_DECISION_ACTIONS, type BudgetDelta, type DecisionAction } from "@/lib/client/types";
+import type { DecisionInput } from "@/lib/db/decisions";
 
 /** The cookie that holds the name a person entered (there is no login yet). */
 export const USER_COOKIE = "loopscope_user";
@@ -45,14 +46,8 @@ export const userNameSchema = z
   .max(60, "at most 60 characters")
   .regex(/^[^\p{Cc}]+$/u, "letters, digits, spaces and punctuation only");
 
-export interface DecisionRequest {
-  runId: string;
-  haltKey: string;
-  action: DecisionAction;
-  directive: string | null;
-  budgetDelta: BudgetDelta | null;
-  provider: string | null;
-}
+/** A decision as the form states it; who made it is added by the action. */
+export type DecisionRequest = Omit<DecisionInput, "by">;
 
 export type ParsedForm<T> = { ok: true; value: T } | { ok: false; message: string; fieldErrors: Record<string, string> };
 

@@ -7,11 +7,11 @@ import { recordDecision } from "@/lib/db/decisions";
 import {
   USER_COOKIE,
   parseDecisionForm,
-  readUserName,
   userNameSchema,
   type DecisionFormState,
   type UserNameFormState,
 } from "./decision-input";
+import { authorizeAction } from "./authorize";
 
 /** Refreshes the pages that show waiting runs and decisions. */
 function revalidateDecisionPages(): void {
@@ -28,7 +28,7 @@ function revalidateDecisionPages(): void {
 export async function decideRun(_prev: DecisionFormState, form: FormData): Promise<DecisionFormState> {
   const parsed = parseDecisionForm(form);
   if (!parsed.ok) return { status: "error", message: parsed.message, fieldErrors: parsed.fieldErrors };
-  const by = readUserName((await cookies()).get(USER_COOKIE)?.value);
+  const { name: by } = await authorizeAction();
   const result = await recordDecision(await getSql(), { ...parsed.value, by });
   revalidateDecisionPages();
   const { haltKey } = parsed.value;

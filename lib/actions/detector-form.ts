@@ -1,10 +1,9 @@
-import { DETECTOR_PRESETS, parseDetectorConfig, type DetectorConfig } from "@/lib/domain/detector";
+import { DETECTOR_PRESETS, parseDetectorConfig, type DetectorConfig, type DetectorPresetName } from "@/lib/domain/detector";
 import { DETECTOR_FIELD_GROUPS } from "@/lib/format/detector-fields";
 
-export type PresetName = keyof typeof DETECTOR_PRESETS;
 
 export type DetectorFormResult =
-  | { ok: true; preset: PresetName; overrides: Partial<DetectorConfig> }
+  | { ok: true; preset: DetectorPresetName; overrides: Partial<DetectorConfig> }
   | { ok: false; errors: Record<string, string> };
 
 /**
@@ -36,5 +35,5 @@ export function readDetectorForm(form: FormData): DetectorFormResult {
   const parsed = parseDetectorConfig(raw);
   if (!parsed.ok) for (const e of parsed.errors) errors[e.field] = e.message;
   if (Object.keys(errors).length > 0 || !parsed.ok) return { ok: false, errors };
-  return { ok: true, preset: presetValue as PresetName, overrides: parsed.config };
+  return { ok: true, preset: presetValue as DetectorPresetName, overrides: parsed.config };
 }

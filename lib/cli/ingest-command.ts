@@ -4,7 +4,8 @@ import { ingestPaths, type IngestSummary } from "@/lib/db/ingest/ingest-files";
 import { watchFolders } from "@/lib/db/ingest/watch";
 import { getProjectDetectorConfig } from "@/lib/db/settings";
 import { parseArgs, UsageError } from "./args";
-import { ProgressBar, formatBytes, formatInt } from "./progress";
+import { ProgressBar, formatBytes } from "./progress";
+import { formatCount } from "@/lib/format/values";
 
 export const INGEST_USAGE = `usage: loopscope ingest <file-or-folder>... [--quiet]
        loopscope ingest --watch <folder>... [--interval <ms>]
@@ -50,7 +51,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
     config,
     onProgress: (p) => {
       bytesSeen = p.bytes;
-      bar.update(p.bytes, p.totalBytes, `${p.files}/${p.totalFiles} files, ${formatInt(p.events)} events, ${formatBytes(p.bytes)}`);
+      bar.update(p.bytes, p.totalBytes, `${p.files}/${p.totalFiles} files, ${formatCount(p.events)} events, ${formatBytes(p.bytes)}`);
     },
     onRejected: (source, r) => rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
   });
@@ -67,13 +68,13 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
 }
 
 export function formatSummary(s: IngestSummary, secs: number, bytes: number): string {
-  const rate = secs > 0 ? ` (${formatInt(s.eventsNew / secs)} events/s)` : "";
+  const rate = secs > 0 ? ` (${formatCount(s.eventsNew / secs)} events/s)` : "";
   return [
-    `files:  ${formatInt(s.files)}${s.filesUnchanged ? ` (${formatInt(s.filesUnchanged)} unchanged since the last ingest)` : ""}, ${formatBytes(bytes)}`,
-    `runs:   ${formatInt(s.runs)} touched, ${formatInt(s.runsNew)} new`,
-    `events: ${formatInt(s.eventsNew)} new, ${formatInt(s.eventsDuplicate)} duplicate${rate}`,
-    `lines rejected: ${formatInt(s.linesRejected)}`,
-    `findings: ${formatInt(s.findingsNew)} new`,
+    `files:  ${formatCount(s.files)}${s.filesUnchanged ? ` (${formatCount(s.filesUnchanged)} unchanged since the last ingest)` : ""}, ${formatBytes(bytes)}`,
+    `runs:   ${formatCount(s.runs)} touched, ${formatCount(s.runsNew)} new`,
+    `events: ${formatCount(s.eventsNew)} new, ${formatCount(s.eventsDuplicate)} duplicate${rate}`,
+    `lines rejected: ${formatCount(s.linesRejected)}`,
+    `findings: ${formatCount(s.findingsNew)} new`,
     `took ${secs.toFixed(2)}s`,
   ].join("\n");
 }

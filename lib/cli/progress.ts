@@ -25,11 +25,6 @@ export class ProgressBar {
   }
 }
 
-/** 1234567 → "1,234,567". */
-export function formatInt(n: number): string {
-  return Math.round(n).toLocaleString("en-US");
-}
-
 /** Bytes in a human unit. */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

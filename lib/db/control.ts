@@ -1,3 +1,4 @@
+import { parseJsonColumn } from "./json-column";
 import type { HaltLocation } from "@/lib/domain/runs/stored-finding";
 import { EventEmitter } from "node:events";
 import type { SqlDb } from "./sql";
@@ -162,12 +163,12 @@ export async function readWaitingHalt(db: SqlDb, runId: string, status: string):
       evidence: null, suggestedActions: [],
     };
   }
-  // Ordered by the halting event's position in the run (findings rebuilt after a late event lose atTsMs).
+  // The latest halt by the instant of its event (stored with every finding); among halts at one
+  // event, the last stored (findings are stored in the detector's order).
   const f = await db.get<HaltRow>(
-    `SELECT f."source",f."key",f."haltReason",f."signal",f."node",f."edge",f."cycleId",f."taskId",f."recommendation",f."count",
-       f."limit",f."atEventId",COALESCE(e."tsMs",f."atTsMs") AS "atTs",f."evidence",f."suggestedActions"
-     FROM "Finding" f LEFT JOIN "Event" e ON e."runId" = f."runId" AND e."eventId" = f."atEventId"
-     WHERE f."runId" = ? ORDER BY COALESCE(e."tsMs", f."atTsMs", 0) DESC, COALESCE(e."pk", 0) DESC, f."key" DESC LIMIT 1`,
+    `SELECT "source","key","haltReason","signal","node","edge","cycleId","taskId","recommendation","count",
+       "limit","atEventId","atTsMs" AS "atTs","evidence","suggestedActions"
+     FROM "Finding" WHERE "runId" = ? ORDER BY COALESCE("atTsMs", 0) DESC, "id" DESC LIMIT 1`,
     [runId],
   );
   if (!f) return null;
@@ -175,19 +176,11 @@ export async function readWaitingHalt(db: SqlDb, runId: string, status: string):
     key: `${f.source}:${f.key}`, kind: f.source === "runtime" ? "runtime" : "detector", haltReason: f.haltReason,
     signal: f.source === "runtime" ? null : f.signal, node: f.node, edge: f.edge, cycleId: f.cycleId, taskId: f.taskId,
     recommendation: f.recommendation, count: f.count === null ? null : Number(f.count), limit: f.limit === null ? null : Number(f.limit),
-    atEventId: f.atEventId, since: f.atTs === null ? null : Number(f.atTs), evidence: parseJson(f.evidence),
-    suggestedActions: (parseJson(f.suggestedActions) as string[] | null) ?? [],
+    atEventId: f.atEventId, since: f.atTs === null ? null : Number(f.atTs), evidence: parseJsonColumn(f.evidence),
+    suggestedActions: (parseJsonColumn(f.suggestedActions) as string[] | null) ?? [],
   };
 }
 
-function parseJson(text: string | null): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
 
 /** What a runtime asks before deciding to wait: the run's status and the halt it waits on. */
 export async function readRunControlState(db: SqlDb, runId: string): Promise<RunControlState | null> {

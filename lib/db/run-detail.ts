@@ -1,3 +1,4 @@
+import { parseJsonColumn } from "./json-column";
 import { getPrisma, getSql } from "./client";
 import type { SqlDb } from "./sql";
 import type { StoredFinding } from "@/lib/domain/runs/stored-finding";
@@ -15,8 +16,7 @@ export async function getRunDetail(runId: string) {
   const run = await prisma.run.findUnique({
     where: { id: runId },
     include: {
-      nodes: { orderBy: { firstSeen: "asc" } },
-      edges: true,
+      // Nodes and edges are the graph section's (lib/db/run-graph.ts): not read twice.
       findings: { orderBy: [{ atTsMs: "asc" }, { id: "asc" }] },
       sources: { include: { source: { select: { id: true, path: true, format: true, errorCount: true } } } },
     },
@@ -25,9 +25,9 @@ export async function getRunDetail(runId: string) {
   const findings: RunFindingItem[] = run.findings.map((f) => ({
     id: f.id, source: f.source, haltReason: f.haltReason, signal: f.signal, node: f.node, edge: f.edge, cycleId: f.cycleId,
     taskId: f.taskId, loopType: f.loopType, recommendation: f.recommendation, count: f.count, limit: f.limit,
-    atEventId: f.atEventId, atTsMs: f.atTsMs, evidence: parseJson(f.evidence), suggestedActions: (parseJson(f.suggestedActions) as string[] | null) ?? [],
+    atEventId: f.atEventId, atTsMs: f.atTsMs, evidence: parseJsonColumn(f.evidence), suggestedActions: (parseJsonColumn(f.suggestedActions) as string[] | null) ?? [],
   }));
-  const facts = parseJson(run.facts) as RunFactFields | null;
+  const facts = parseJsonColumn(run.facts) as RunFactFields | null;
   const loopEvidence: LoopEvidence[] = facts ? listReportLoopEvidence(facts) : [];
   return {
     ...run,
@@ -67,13 +67,4 @@ export async function listRunIngestErrors(runId: string, limit = 100, db?: SqlDb
     errors: rows.map((r) => ({ ...r, id: Number(r.id), line: r.line === null ? null : Number(r.line), createdAt: Number(r.createdAt) })),
     total: Number(count?.n ?? 0),
   };
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -4,6 +4,7 @@
  * length); the inspector reads a bounded window of one node's latest events
  * through the (runId, node, tsMs, pk) index.
  */
+import { parseJsonColumn } from "./json-column";
 import { DEFAULT_DETECTOR_CONFIG, RunDetector, type DetectorConfig } from "@/lib/domain/detector";
 import { buildRunGraph } from "@/lib/domain/graph/build-run-graph";
 import type { NodeInspectorData } from "@/lib/domain/graph/inspector-types";
@@ -59,7 +60,7 @@ async function loadRunGraph(runId: string): Promise<{ graph: RunGraph; findings:
     maxCycleIterations: run.loopLimit ?? DEFAULT_DETECTOR_CONFIG.maxCycleIterations,
     version: toVersion(run),
     live: LIVE_STATUSES.has(run.status),
-    reportEvidence: readReportEvidence(parseJson(run.facts)),
+    reportEvidence: readReportEvidence(parseJsonColumn(run.facts)),
   });
   return { graph, findings };
 }
@@ -83,7 +84,7 @@ async function readRunConfig(runId: string): Promise<DetectorConfig> {
   });
   const detector = new RunDetector(await getProjectDetectorConfig());
   for (const row of rows) {
-    const event = parseJson(row.data ?? row.raw);
+    const event = parseJsonColumn(row.data ?? row.raw);
     if (event !== null && typeof event === "object") detector.feed(event as LoopEvent);
   }
   return { ...detector.config };
@@ -112,7 +113,7 @@ export async function getNodeInspector(runId: string, nodeId: string): Promise<N
   const truncated = rows.length > INSPECTOR_EVENT_WINDOW;
   const events: EvidenceEvent[] = [];
   for (const row of rows.slice(0, INSPECTOR_EVENT_WINDOW).reverse()) {
-    const fields = parseJson(row.data ?? row.raw);
+    const fields = parseJsonColumn(row.data ?? row.raw);
     if (fields !== null && typeof fields === "object") events.push({ eventId: row.eventId, tsMs: row.tsMs, type: row.type, fields: fields as Record<string, unknown> });
   }
   const firedAt = new Map<string, string[]>();
@@ -131,13 +132,4 @@ export async function getNodeInspector(runId: string, nodeId: string): Promise<N
     loopHalts,
     window: { limit: INSPECTOR_EVENT_WINDOW, read: events.length, truncated },
   };
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -1,19 +1,18 @@
-import { DETECTOR_PRESETS, parseDetectorConfig, resolveDetectorConfig, type DetectorConfig } from "@/lib/domain/detector";
+import { DETECTOR_PRESETS, parseDetectorConfig, resolveDetectorConfig, type DetectorConfig, type DetectorPresetName } from "@/lib/domain/detector";
 import { getPrisma, getSql } from "./client";
 import type { SqlDb } from "./sql";
 
-export type PresetName = keyof typeof DETECTOR_PRESETS;
 
 /** The project's detector settings: a preset and the values that differ from it. */
 export interface ProjectDetectorSettings {
-  preset: PresetName;
+  preset: DetectorPresetName;
   overrides: Partial<DetectorConfig>;
   updatedAt: number | null;
 }
 
 const KEY = "detector";
 
-export function isPresetName(value: unknown): value is PresetName {
+export function isPresetName(value: unknown): value is DetectorPresetName {
   return typeof value === "string" && Object.hasOwn(DETECTOR_PRESETS, value);
 }
 
@@ -54,7 +53,7 @@ export async function getDetectorSettingsVersion(db: SqlDb): Promise<number> {
   return row ? Number(row.updatedAt) : 0;
 }
 
-export async function saveProjectDetectorSettings(preset: PresetName, overrides: Partial<DetectorConfig>): Promise<void> {
+export async function saveProjectDetectorSettings(preset: DetectorPresetName, overrides: Partial<DetectorConfig>): Promise<void> {
   const prisma = await getPrisma();
   const value = JSON.stringify({ preset, overrides });
   const now = Date.now();

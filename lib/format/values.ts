@@ -57,7 +57,4 @@ export function formatEventTime(ms: number | null | undefined): string {
   return new Date(ms).toISOString().slice(11, 23);
 }
 
-/** 1234567 → "1,234,567" (the same in every locale, server and browser alike). */
-export function formatCount(n: number): string {
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
+export { formatCount } from "@/lib/domain/numbers";

@@ -1,7 +1,7 @@
 import { getSql } from "@/lib/db/client";
-import { verifyApiKey } from "@/lib/db/api-keys";
 import { BodyTooLargeError, ingestApiLines, maxBodyBytes, readBodyLines } from "@/lib/db/ingest/api-ingest";
-import { apiKeyFrom, jsonError } from "@/lib/http/api-auth";
+import { jsonError } from "@/lib/http/api-auth";
+import { requireApiKey } from "@/lib/http/require-api-key";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +13,8 @@ export const dynamic = "force-dynamic";
  * before parsing), 401 without a valid key.
  */
 export async function POST(request: Request): Promise<Response> {
-  const key = await verifyApiKey(apiKeyFrom(request));
-  if (!key) return jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key> (create one with `npx loopscope keys create <name>`)");
+  const key = await requireApiKey(request);
+  if (key instanceof Response) return key;
   const limit = maxBodyBytes();
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return jsonError(413, new BodyTooLargeError(limit).message);

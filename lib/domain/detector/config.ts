@@ -63,8 +63,11 @@ export const DEFAULT_DETECTOR_CONFIG: Readonly<DetectorConfig> = Object.freeze({
  * smallest value at which it still means something: two equal diffs, an
  * A,B,A alternation).
  */
+/** The named presets: conservative, recommended (the spec's defaults), aggressive. */
+export type DetectorPresetName = "conservative" | "recommended" | "aggressive";
+
 export const DETECTOR_PRESETS: Readonly<
-  Record<"conservative" | "recommended" | "aggressive", Readonly<DetectorConfig>>
+  Record<DetectorPresetName, Readonly<DetectorConfig>>
 > = Object.freeze({
   conservative: Object.freeze({
     ...DEFAULT_DETECTOR_CONFIG,

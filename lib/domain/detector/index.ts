@@ -9,6 +9,7 @@ export {
   type ParsedDetectorConfig,
   DEFAULT_DETECTOR_CONFIG,
   DETECTOR_PRESETS,
+  type DetectorPresetName,
   parseDetectorConfig,
   resolveDetectorConfig,
 } from "./config";

@@ -2,6 +2,8 @@
  * Small helpers shared by the JSON-lines parsers: parsing one line into an
  * object, and naming JSON types and sizes in error messages.
  */
+import { formatCount } from "../numbers";
+
 
 export type JsonValueResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -47,11 +49,6 @@ export function describeJsonType(value: unknown): string {
   return typeof value;
 }
 
-/** `1048600` → `"1,048,600"`, independent of the host's locale. */
-export function formatCount(n: number): string {
-  const digits = String(Math.trunc(n));
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
 
 /** A byte limit as people write it: `1 MiB`, `64 KiB`, or `1,000 bytes`. */
 export function formatByteLimit(bytes: number): string {

@@ -8,7 +8,8 @@
  * by a chunk boundary is reassembled with its line and no streaming decoder
  * state is needed, and byte offsets stay exact.
  */
-import { formatByteLimit, formatCount } from "./json-line";
+import { formatByteLimit } from "./json-line";
+import { formatCount } from "../numbers";
 
 /** The protocol's limit on one line (`event-protocol.md`, "Limits and bad input"). */
 export const DEFAULT_MAX_LINE_BYTES = 1 << 20;

@@ -1,7 +1,7 @@
 import { getSql } from "@/lib/db/client";
-import { verifyApiKey } from "@/lib/db/api-keys";
 import { waitForPendingDecision } from "@/lib/db/control";
-import { apiKeyFrom, jsonError } from "@/lib/http/api-auth";
+import { jsonError } from "@/lib/http/api-auth";
+import { requireApiKey } from "@/lib/http/require-api-key";
 
 export const dynamic = "force-dynamic";
 
@@ -18,8 +18,8 @@ type Context = { params: Promise<{ runId: string }> };
  * ingest API key; 404 for an unknown run.
  */
 export async function GET(request: Request, { params }: Context): Promise<Response> {
-  const key = await verifyApiKey(apiKeyFrom(request));
-  if (!key) return jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key>");
+  const key = await requireApiKey(request);
+  if (key instanceof Response) return key;
   const { runId } = await params;
   const raw = new URL(request.url).searchParams.get("timeout");
   const seconds = raw === null || raw === "" ? 0 : Number(raw);

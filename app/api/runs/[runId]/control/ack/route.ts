@@ -1,7 +1,7 @@
 import { getSql } from "@/lib/db/client";
-import { verifyApiKey } from "@/lib/db/api-keys";
 import { ackDecision } from "@/lib/db/control";
-import { apiKeyFrom, jsonError } from "@/lib/http/api-auth";
+import { jsonError } from "@/lib/http/api-auth";
+import { requireApiKey } from "@/lib/http/require-api-key";
 
 export const dynamic = "force-dynamic";
 
@@ -14,8 +14,8 @@ type Context = { params: Promise<{ runId: string }> };
  * time. 404 for a decision that is not this run's.
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
-  const key = await verifyApiKey(apiKeyFrom(request));
-  if (!key) return jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key>");
+  const key = await requireApiKey(request);
+  if (key instanceof Response) return key;
   const { runId } = await params;
   let body: unknown;
   try {

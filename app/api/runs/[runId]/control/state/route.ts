@@ -1,7 +1,7 @@
 import { getSql } from "@/lib/db/client";
-import { verifyApiKey } from "@/lib/db/api-keys";
 import { readRunControlState } from "@/lib/db/control";
-import { apiKeyFrom, jsonError } from "@/lib/http/api-auth";
+import { jsonError } from "@/lib/http/api-auth";
+import { requireApiKey } from "@/lib/http/require-api-key";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +13,8 @@ type Context = { params: Promise<{ runId: string }> };
  * (`{ status, waiting, haltKey, haltReason, loopIterations, loopLimit, pendingDecisionId }`).
  */
 export async function GET(request: Request, { params }: Context): Promise<Response> {
-  const key = await verifyApiKey(apiKeyFrom(request));
-  if (!key) return jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key>");
+  const key = await requireApiKey(request);
+  if (key instanceof Response) return key;
   const { runId } = await params;
   const state = await readRunControlState(await getSql(), runId);
   if (!state) return jsonError(404, `no run ${runId}`);
