@@ -45,10 +45,22 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
     },
   },
+  // Each database's setup project signs the e2e users in; specs run signed in as the admin
+  // unless they open a context of another role (e2e/support.ts).
   projects: [
-    { name: "chromium", use: { browserName: "chromium" } },
+    { name: "setup", testMatch: /auth\.setup\.ts/, use: { browserName: "chromium" } },
+    {
+      name: "chromium", dependencies: ["setup"],
+      use: { browserName: "chromium", storageState: `data/e2e-${PORT}-admin.json` },
+    },
     ...(withPostgres
-      ? [{ name: "chromium-postgres", use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PG_PORT}` } }]
+      ? [
+          { name: "setup-postgres", testMatch: /auth\.setup\.ts/, use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PG_PORT}` } },
+          {
+            name: "chromium-postgres", dependencies: ["setup-postgres"],
+            use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PG_PORT}`, storageState: `data/e2e-${PG_PORT}-admin.json` },
+          },
+        ]
       : []),
   ],
   webServer: [

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { AppHeader } from "@/components/layout/app-header";
+import { headers } from "next/headers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,13 +8,16 @@ export const metadata: Metadata = {
   description: "See, stop and resume AI coding agents that go round in circles.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * The document shell. It reads the request's headers so that every page
+ * renders per request: the Content-Security-Policy nonce (proxy.ts) is set
+ * on Next.js's scripts only at request time.
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await headers();
   return (
     <html lang="en">
-      <body>
-        <AppHeader />
-        {children}
-      </body>
+      <body>{children}</body>
     </html>
   );
 }

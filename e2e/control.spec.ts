@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { AgentProcess } from "../lib/demo/agent/agent-process";
 import type { AgentLogEntry } from "../lib/demo/agent/agent-run";
-import { apiKeyFor } from "./support";
+import { apiKeyFor, contextAs, ingestOnlyKeyFor } from "./support";
 
 type DecisionEntry = Extract<AgentLogEntry, { agent: "decision" }>;
 
@@ -21,14 +21,6 @@ function startAgent(scenario: string, extra: string[] = []): { agent: AgentProce
   return { agent, runId: `${prefix}-1-${scenario}` };
 }
 
-/** A browser page of someone who entered `name` before. */
-async function pageAs(browser: Browser, name: string): Promise<Page> {
-  const baseURL = String(test.info().project.use.baseURL);
-  const context = await browser.newContext({ baseURL });
-  await context.addCookies([{ name: "loopscope_user", value: name, url: baseURL }]);
-  return context.newPage();
-}
-
 test.describe("the control API and decisions", () => {
   test("a decision made while the agent was gone is delivered when it reconnects", async ({ page }) => {
     test.setTimeout(120_000);
@@ -43,7 +35,7 @@ test.describe("the control API and decisions", () => {
     await panel.getByLabel("Directive for the agent").fill("write a different patch: limit per API key");
     await panel.getByRole("button", { name: "Resume", exact: true }).click();
     const decisions = panel.getByRole("list", { name: "Decisions" });
-    await expect(decisions).toContainText("anonymous decided Resume");
+    await expect(decisions).toContainText("e2e-admin decided Resume");
     await expect(decisions).toContainText("waiting for the runtime");
 
     // A new agent process attaches to the waiting run: it gets the decision, applies it, finishes.
@@ -53,7 +45,7 @@ test.describe("the control API and decisions", () => {
     ]);
     agents.push(again);
     const got = (await again.waitFor((e) => e.agent === "decision")) as DecisionEntry;
-    expect(got.decision).toMatchObject({ runId, action: "resume", directive: "write a different patch: limit per API key", by: "anonymous" });
+    expect(got.decision).toMatchObject({ runId, action: "resume", directive: "write a different patch: limit per API key", by: "e2e-admin" });
     await again.waitFor((e) => e.agent === "finished" && e.runId === runId);
     expect(await again.exited).toBe(0);
     await expect(decisions).toContainText("applied by the runtime", { timeout: 15_000 });
@@ -65,13 +57,14 @@ test.describe("the control API and decisions", () => {
     const { agent, runId } = startAgent("oscillation");
     await agent.waitFor((e) => e.agent === "halted" && e.runId === runId);
 
-    const ada = await pageAs(browser, "Ada");
-    const bob = await pageAs(browser, "Bob");
+    // Two signed-in people: the admin and an operator.
+    const ada = await (await contextAs(browser, test.info(), "admin")).newPage();
+    const bob = await (await contextAs(browser, test.info(), "operator")).newPage();
     await Promise.all([ada.goto(`/runs/${runId}`), bob.goto(`/runs/${runId}`)]);
     const adaPanel = ada.getByTestId("decision-panel");
     const bobPanel = bob.getByTestId("decision-panel");
-    await expect(adaPanel.getByTestId("user-name")).toHaveText("Ada");
-    await expect(bobPanel.getByTestId("user-name")).toHaveText("Bob");
+    await expect(adaPanel).toContainText("You decide as e2e-admin");
+    await expect(bobPanel).toContainText("You decide as e2e-operator");
     await adaPanel.getByLabel("Directive for the agent").fill("keep tabs");
     await bobPanel.getByLabel("Directive for the agent").fill("give up");
     await Promise.all([
@@ -87,17 +80,17 @@ test.describe("the control API and decisions", () => {
     };
     const [adaOutcome, bobOutcome] = await Promise.all([outcome(ada), outcome(bob)]);
     expect([adaOutcome, bobOutcome].sort()).toEqual(["decided", "refused"]);
-    const [winner, loserPage] = adaOutcome === "decided" ? (["Ada", bob] as const) : (["Bob", ada] as const);
+    const [winner, loserPage] = adaOutcome === "decided" ? (["e2e-admin", bob] as const) : (["e2e-operator", ada] as const);
     await expect(loserPage.getByTestId("decision-panel").getByRole("alert")).toContainText(`Already decided by ${winner}`);
     await expect(loserPage.getByTestId("decision-panel").getByRole("list", { name: "Decisions" }).locator("li")).toHaveCount(1);
 
     // The agent hears only the winner's decision.
     const got = (await agent.waitFor((e) => e.agent === "decision" && e.runId === runId)) as DecisionEntry;
     expect(got.decision.by).toBe(winner);
-    expect(got.decision.action).toBe(winner === "Ada" ? "resume" : "stop");
+    expect(got.decision.action).toBe(winner === "e2e-admin" ? "resume" : "stop");
     await agent.waitFor((e) => e.agent === "finished" && e.runId === runId);
     expect(agent.entries.filter((e) => e.agent === "decision")).toHaveLength(1);
-    await expect(ada.locator("main")).toContainText(winner === "Ada" ? "done success" : "aborted stuck", { timeout: 15_000 });
+    await expect(ada.locator("main")).toContainText(winner === "e2e-admin" ? "done success" : "aborted stuck", { timeout: 15_000 });
   });
 
   test("stopping a waiting run ends it as aborted, stuck, and the agent stops", async ({ page }) => {
@@ -117,7 +110,7 @@ test.describe("the control API and decisions", () => {
     await agent.waitFor((e) => e.agent === "finished" && e.runId === runId);
     expect(await agent.exited).toBe(0);
     await expect(page.locator("main")).toContainText("aborted stuck");
-    await expect(page.locator("main")).toContainText("user_stop: stopped by anonymous: the test itself is wrong");
+    await expect(page.locator("main")).toContainText("user_stop: stopped by e2e-admin: the test itself is wrong");
   });
 
   test("the control endpoints need a key and answer 404 for unknown runs and decisions", async ({ request }) => {
@@ -131,5 +124,21 @@ test.describe("the control API and decisions", () => {
     expect(await state.json()).toMatchObject({ runId: known, status: "halted", waiting: true, haltReason: "stalled", pendingDecisionId: null });
     const ack = await request.post(`/api/runs/${known}/control/ack`, { headers: auth, data: { decisionId: "nope" } });
     expect(ack.status()).toBe(404);
+  });
+
+  test("an ingest-only key writes events but cannot read or acknowledge decisions; a session never works here", async ({ request }) => {
+    const known = "7d41c9e2-6b3a-4f18-9c05-e2a7b4d19f63";
+    const ingestOnly = { authorization: `Bearer ${ingestOnlyKeyFor(test.info())}` };
+    for (const path of [`/api/runs/${known}/control?timeout=0`, `/api/runs/${known}/control/state`]) {
+      const r = await request.get(path, { headers: ingestOnly });
+      expect(r.status()).toBe(403);
+      expect((await r.json()).error).toContain("ingest+control");
+    }
+    expect((await request.post(`/api/runs/${known}/control/ack`, { headers: ingestOnly, data: { decisionId: "x" } })).status()).toBe(403);
+    const line = JSON.stringify({ v: 1, id: `scoped-${Date.now()}`, runId: `e2e-scoped-${Date.now()}`, ts: new Date().toISOString(), type: "run.started", title: "ingest-only key" });
+    expect((await request.post("/api/ingest", { headers: ingestOnly, data: line })).status()).toBe(200);
+    // This request context carries the admin's session cookie: it opens no machine route.
+    expect((await request.get(`/api/runs/${known}/control/state`)).status()).toBe(401);
+    expect((await request.post("/api/ingest", { data: line })).status()).toBe(401);
   });
 });

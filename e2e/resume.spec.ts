@@ -41,12 +41,8 @@ test.describe("resuming a stalled run", () => {
     await expect(panel).toContainText(/Suggested:/);
     await panel.screenshot({ path: "test-results/screens/decision-panel.png" });
 
-    // Who decides: a name entered once, kept in a cookie.
-    await expect(panel.getByTestId("user-name")).toHaveText("anonymous");
-    await panel.getByRole("button", { name: "Enter your name" }).click();
-    await panel.getByLabel("Your name").fill("Ada");
-    await panel.getByRole("button", { name: "Save" }).click();
-    await expect(panel.getByTestId("user-name")).toHaveText("Ada");
+    // Who decides: the signed-in person.
+    await expect(panel).toContainText("You decide as e2e-admin");
 
     await panel.getByLabel("Directive for the agent").fill(DIRECTIVE);
     await panel.getByLabel("+ iterations").fill("4");
@@ -55,7 +51,7 @@ test.describe("resuming a stalled run", () => {
 
     // The agent received exactly that decision, once, continued and finished.
     const got = (await agent.waitFor((e) => e.agent === "decision" && e.runId === runId)) as DecisionEntry;
-    expect(got.decision).toMatchObject({ action: "resume", directive: DIRECTIVE, by: "Ada", budgetDelta: { maxCycleIterations: 4 } });
+    expect(got.decision).toMatchObject({ action: "resume", directive: DIRECTIVE, by: "e2e-admin", budgetDelta: { maxCycleIterations: 4 } });
     await agent.waitFor((e) => e.agent === "finished" && e.runId === runId);
     expect(await agent.exited).toBe(0);
     expect(agent.entries.filter((e) => e.agent === "decision")).toHaveLength(1);
@@ -63,7 +59,7 @@ test.describe("resuming a stalled run", () => {
 
     // The page follows without a reload: the run is done, the limit rose by 4, the decision is in its history.
     const decisions = page.getByRole("list", { name: "Decisions" });
-    await expect(decisions).toContainText("Ada decided Resume (+4 iterations)");
+    await expect(decisions).toContainText("e2e-admin decided Resume (+4 iterations)");
     await expect(decisions).toContainText(DIRECTIVE);
     await expect(decisions).toContainText("applied by the runtime", { timeout: 15_000 });
     await expect(page.locator("main")).toContainText("done success", { timeout: 15_000 });
@@ -78,7 +74,7 @@ test.describe("resuming a stalled run", () => {
     const row = timeline.locator('[data-event-id^="decision:"]');
     await expect(row).toHaveCount(1);
     await expect(row).toContainText("resume");
-    await expect(row).toContainText("by Ada");
+    await expect(row).toContainText("by e2e-admin");
     await expect(row).toContainText(DIRECTIVE);
 
     // It left "Needs you".

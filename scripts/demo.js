@@ -17,8 +17,10 @@ const samples = ["fixtures/protocol", "fixtures/sdd", "fixtures/kotef-events", "
 runStep("ingest the sample runs (fixtures/ and demo/data/)", process.execPath, ["bin/loopscope.js", "ingest", ...samples], env);
 
 const agentKey = demoAgentKey();
+const signInLink = demoSignInLink();
 
-console.log(`\n▶ serving Loopscope on http://localhost:${port}  (Ctrl-C to stop)\n`);
+console.log(`\n▶ serving Loopscope on http://localhost:${port}  (Ctrl-C to stop)`);
+if (signInLink) console.log(`  sign in as the demo admin with this one-time link (10 minutes; \`npx loopscope user link demo\` makes another):\n  ${signInLink}\n`);
 const server = serve(port, "0.0.0.0", env);
 
 if (!agentKey) {
@@ -59,10 +61,25 @@ function demoAgentKey() {
     }
   }
   console.log("\n▶ create an API key for the demo agent");
-  const created = spawnSync(process.execPath, ["bin/loopscope.js", "keys", "create", "demo-agent"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const created = spawnSync(process.execPath, ["bin/loopscope.js", "keys", "create", "demo-agent", "--scope", "ingest+control"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   if (created.status !== 0) return "";
   const key = created.stdout.trim();
   mkdirSync("data", { recursive: true });
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
+}
+
+/**
+ * The demo admin ("demo", no password: it signs in with one-time links) and a
+ * fresh link for it. Only the demo creates this user; a plain start never has
+ * a default account.
+ */
+function demoSignInLink() {
+  const list = spawnSync(process.execPath, ["bin/loopscope.js", "user", "list"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  if (!(list.stdout ?? "").split("\n").some((l) => l.startsWith("demo "))) {
+    console.log("\n▶ create the demo admin");
+    spawnSync(process.execPath, ["bin/loopscope.js", "user", "add", "demo", "--role", "admin", "--no-password"], { env, stdio: ["ignore", "inherit", "inherit"] });
+  }
+  const link = spawnSync(process.execPath, ["bin/loopscope.js", "user", "link", "demo"], { env: { ...env, PORT: String(port) }, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return link.status === 0 ? link.stdout.trim() : "";
 }

@@ -11,7 +11,12 @@ import { buildIsFresh, nextBin, removeSqlite, runStep, serve } from "./run-steps
 const port = Number(process.argv[2] ?? 3100);
 mkdirSync("data", { recursive: true });
 const databaseUrl = process.argv[3] === "postgres" ? await recreatePostgres(`loopscope_e2e_${port}`) : freshSqlite(resolve(`data/e2e-${port}.db`));
-const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
+// Single sign-on against the OpenID Connect provider that e2e/oidc.spec.ts starts on port + 30.
+const env = {
+  ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1",
+  LOOPSCOPE_OIDC_ISSUER: `http://127.0.0.1:${port + 30}`, LOOPSCOPE_OIDC_CLIENT_ID: "loopscope-e2e",
+  LOOPSCOPE_OIDC_CLIENT_SECRET: "e2e-oidc-client-secret-0123456789", LOOPSCOPE_OIDC_NAME: "E2E SSO",
+};
 // With two servers (SQLite and PostgreSQL) starting at once, the first builds and the other waits for it.
 if (process.argv[3] === "postgres") await waitForBuild(300_000);
 if (!buildIsFresh()) runStep("next build", process.execPath, [nextBin, "build"], env);
@@ -21,10 +26,19 @@ writeBigRun(bigDir, "e2e-big-run-20k", 20_000);
 const graphDir = resolve(`data/e2e-${port}-graph`);
 runStep("generate the 1,000-node graph run", process.execPath, ["bench/graph/generate.js", graphDir]);
 runStep("seed the e2e database", process.execPath, ["bin/loopscope.js", "ingest", "--quiet", "fixtures", "demo/data", "e2e/fixtures/data", bigDir, graphDir, "e2e/fixtures-graph"], env);
-// An ingest API key for tests that post events, as an agent would.
-const key = execFileSync(process.execPath, ["bin/loopscope.js", "keys", "create", "e2e"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-writeFileSync(resolve(`data/e2e-${port}.key`), key);
+// API keys for tests that post events and follow decisions, as an agent would.
+const cli = (args, input) => execFileSync(process.execPath, ["bin/loopscope.js", ...args], { env, encoding: "utf8", input, stdio: ["pipe", "pipe", "ignore"] }).trim();
+writeFileSync(resolve(`data/e2e-${port}.key`), cli(["keys", "create", "e2e", "--scope", "ingest+control"]));
+writeFileSync(resolve(`data/e2e-${port}-ingest.key`), cli(["keys", "create", "e2e-ingest-only", "--scope", "ingest"]));
+// One user per role (e2e/support.ts signs them in); the tests' CLI calls reach this database through the env file.
+for (const role of ["admin", "operator", "viewer"]) cli(["user", "add", `e2e-${role}`, "--role", role], `${e2ePassword(role)}\n`);
+writeFileSync(resolve(`data/e2e-${port}.env.json`), JSON.stringify({ DATABASE_URL: databaseUrl, PORT: String(port) }));
 serve(port, "127.0.0.1", env);
+
+/** The e2e users' passwords (test-only accounts of a throw-away database); e2e/support.ts has the same rule. */
+function e2ePassword(role) {
+  return `e2e-${role}-password`;
+}
 
 function freshSqlite(file) {
   removeSqlite(file);

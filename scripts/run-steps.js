@@ -35,7 +35,7 @@ export function newestMtime(paths) {
 export function buildIsFresh() {
   const id = join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(id)) return false;
-  return statSync(id).mtimeMs >= newestMtime(["app", "components", "lib", "next.config.js", "package.json"]);
+  return statSync(id).mtimeMs >= newestMtime(["app", "components", "lib", "proxy.ts", "next.config.js", "package.json"]);
 }
 
 /** Removes a SQLite database file and its WAL companions. */

@@ -1,11 +1,8 @@
-import { cookies } from "next/headers";
 import type { DecisionPanelData } from "@/lib/db/decisions";
-import { USER_COOKIE, readUserName } from "@/lib/actions/decision-input";
 import { DecisionForm } from "./decision-form";
 import { DecisionHistory } from "./decision-history";
 import { HaltSummary } from "./halt-summary";
 import { LiveRefresh } from "./live-refresh";
-import { UserNameForm } from "./user-name-form";
 import { suggestedDecisions } from "./decision-labels";
 
 /**
@@ -21,19 +18,24 @@ function refreshInterval(data: DecisionPanelData): number | null {
  * The run page's decision panel: why the run waits, the decision form, and
  * the decisions so far. Renders nothing for a run that never waited.
  */
-export async function DecisionPanel({ data }: { data: DecisionPanelData | null }) {
+export function DecisionPanel({ data, viewer }: { data: DecisionPanelData | null; viewer: { name: string; canDecide: boolean } }) {
   if (!data) return null;
   const live = <LiveRefresh intervalMs={refreshInterval(data)} />;
   if (!data.halt && data.decisions.length === 0) return null;
-  const userName = readUserName((await cookies()).get(USER_COOKIE)?.value);
   const now = Date.now();
   return (
     <section className={`panel decision-panel${data.halt ? " waiting" : ""}`} aria-labelledby="decision-title" data-testid="decision-panel">
       <h2 id="decision-title">{data.halt ? "Needs you: this run waits for a decision" : "Decisions"}</h2>
       <div className="panel-body">
         {data.halt ? <HaltSummary halt={data.halt} now={now} /> : null}
-        <DecisionForm runId={data.runId} haltKey={data.halt?.key ?? null} suggested={[...suggestedDecisions(data.halt?.suggestedActions ?? [])]} />
-        {data.halt ? <UserNameForm name={userName} /> : null}
+        {viewer.canDecide ? (
+          <>
+            <DecisionForm runId={data.runId} haltKey={data.halt?.key ?? null} suggested={[...suggestedDecisions(data.halt?.suggestedActions ?? [])]} />
+            {data.halt ? <p className="muted decide-as">You decide as <strong>{viewer.name}</strong>; the decision is recorded under this name.</p> : null}
+          </>
+        ) : data.halt ? (
+          <p className="muted" data-testid="decide-not-allowed">Operators and admins decide on halted runs; you are signed in as <strong>{viewer.name}</strong>, a viewer.</p>
+        ) : null}
         <DecisionHistory decisions={data.decisions} />
       </div>
       {live}

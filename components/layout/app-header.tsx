@@ -1,22 +1,45 @@
 import Link from "next/link";
+import type { Role } from "@/lib/domain/access/roles";
+import { can } from "@/lib/domain/access/roles";
+import { SignOutButton } from "./sign-out-button";
 
-/** The top bar: product name and the main sections. */
-export function AppHeader() {
+/** The brand mark (also on share and sign-in pages). */
+export function BrandMark() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+      <circle cx="10" cy="10" r="7" fill="none" stroke="#60a5fa" strokeWidth="2.5" />
+      <path d="M10 3 L13 6 L10 6 Z" fill="#60a5fa" />
+    </svg>
+  );
+}
+
+/** The top bar: product name, the sections this person may use, who is signed in. */
+export function AppHeader({ viewer }: { viewer: { name: string; role: Role } | null }) {
   return (
     <header className="app-header">
       <Link href="/runs" className="brand" aria-label="Loopscope home">
-        <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
-          <circle cx="10" cy="10" r="7" fill="none" stroke="#60a5fa" strokeWidth="2.5" />
-          <path d="M10 3 L13 6 L10 6 Z" fill="#60a5fa" />
-        </svg>
+        <BrandMark />
         Loopscope
       </Link>
-      <nav aria-label="Main">
-        <Link href="/runs">Runs</Link>
-        <Link href="/trends">Trends</Link>
-        <Link href="/what-if">What if</Link>
-        <Link href="/settings">Settings</Link>
-      </nav>
+      {viewer ? (
+        <>
+          <nav aria-label="Main">
+            <Link href="/runs">Runs</Link>
+            <Link href="/trends">Trends</Link>
+            {can(viewer.role, "what_if") ? <Link href="/what-if">What if</Link> : null}
+            {can(viewer.role, "share") ? <Link href="/shares">Shares</Link> : null}
+            <Link href="/settings">Settings</Link>
+            {can(viewer.role, "manage_users") ? <Link href="/settings/users">Users</Link> : null}
+            {can(viewer.role, "manage_keys") ? <Link href="/settings/keys">Keys</Link> : null}
+          </nav>
+          <div className="account" data-testid="signed-in-as">
+            <Link href="/account" title="Your account and sessions">
+              {viewer.name} <span className={`badge role-${viewer.role}`}>{viewer.role}</span>
+            </Link>
+            <SignOutButton />
+          </div>
+        </>
+      ) : null}
     </header>
   );
 }

@@ -1,13 +1,11 @@
 "use client";
 import { useEffect, useState } from "react";
 import type { RunGraph } from "@/lib/domain/graph/types";
+import { useRunApiBase } from "@/components/run/run-api-context";
 
 /** How often a live run's graph is checked for changes. */
 export const GRAPH_POLL_MS = 3000;
 
-export function toGraphUrl(runId: string): string {
-  return `/api/runs/${encodeURIComponent(runId)}/graph`;
-}
 
 /**
  * The run's graph from the API, then, while the run is live, a cheap version
@@ -19,10 +17,11 @@ export function useRunGraph(runId: string): { graph: RunGraph | null; error: str
   const [error, setError] = useState<string | null>(null);
   const live = graph?.live ?? false;
   const version = graph?.version ?? null;
+  const graphUrl = `${useRunApiBase(runId)}/graph`;
 
   useEffect(() => {
     const abort = new AbortController();
-    fetch(toGraphUrl(runId), { signal: abort.signal })
+    fetch(graphUrl, { signal: abort.signal })
       .then(async (res) => {
         if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: string } | null)?.error ?? `HTTP ${res.status}`);
         setGraph((await res.json()) as RunGraph);
@@ -31,14 +30,14 @@ export function useRunGraph(runId: string): { graph: RunGraph | null; error: str
         if (!abort.signal.aborted) setError(e instanceof Error ? e.message : String(e));
       });
     return () => abort.abort();
-  }, [runId]);
+  }, [graphUrl]);
 
   useEffect(() => {
     if (!live || version === null) return;
     const abort = new AbortController();
     const timer = window.setInterval(() => {
       if (document.hidden) return;
-      fetch(`${toGraphUrl(runId)}?since=${encodeURIComponent(version)}`, { signal: abort.signal })
+      fetch(`${graphUrl}?since=${encodeURIComponent(version)}`, { signal: abort.signal })
         .then(async (res) => {
           if (!res.ok) return;
           const body = (await res.json()) as RunGraph | { unchanged: true };
@@ -52,7 +51,7 @@ export function useRunGraph(runId: string): { graph: RunGraph | null; error: str
       window.clearInterval(timer);
       abort.abort();
     };
-  }, [runId, live, version]);
+  }, [graphUrl, live, version]);
 
   return { graph, error };
 }

@@ -2,22 +2,23 @@ import type { RunDetail } from "@/lib/db/run-detail";
 import { findHaltFinding } from "@/lib/format/halt-finding";
 import { getEventAnchor } from "@/lib/format/timeline-query";
 import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
+import { revealInvisible } from "@/lib/domain/access/visible-text";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/status-badge";
 
 /** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
-export function RunHeader({ run }: { run: RunDetail }) {
+export function RunHeader({ run, shared = false }: { run: RunDetail; shared?: boolean }) {
   const halt = findHaltFinding(run);
   return (
     <section className="panel run-header" aria-label="Run summary">
       <div className="panel-body">
         <div className="run-header-top">
-          <h1>{run.title ?? run.ticketId ?? run.id}</h1>
+          <h1 className="wrap-anywhere">{revealInvisible(run.title ?? run.ticketId ?? run.id)}</h1>
           <StatusBadge status={run.status} />
           {run.terminalStatus ? <TerminalStatusBadge value={run.terminalStatus} /> : null}
           {run.loopIterations !== null ? <LoopBadge iterations={run.loopIterations} limit={run.loopLimit} /> : null}
         </div>
-        <div className="run-sub">{run.id} · {run.format}</div>
-        {run.stopReason ? <p className="stop-reason"><strong>Stop reason:</strong> {run.stopReason}</p> : null}
+        <div className="run-sub wrap-anywhere">{revealInvisible(run.id)} · {run.format}</div>
+        {run.stopReason ? <p className="stop-reason wrap-anywhere"><strong>Stop reason:</strong> {revealInvisible(run.stopReason)}</p> : null}
         {run.haltReason ? (
           <p className="halt-reason">
             <strong>Halted:</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
@@ -42,7 +43,7 @@ export function RunHeader({ run }: { run: RunDetail }) {
           <div><dt>Events</dt><dd>{formatCount(run.eventCount)}</dd></div>
           <div><dt>Findings</dt><dd>{run.findingCount}</dd></div>
         </dl>
-        {run.sources.length > 0 ? (
+        {run.sources.length > 0 && !shared ? (
           <div className="run-sources">
             <span className="facts-label">Source files</span>
             <ul>

@@ -1,10 +1,11 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useRunApiBase } from "@/components/run/run-api-context";
 import { readEventHash, buildTimelineLocateUrl, type TimelineFilterParams } from "@/lib/format/timeline-query";
 
-async function locate(runId: string, filter: TimelineFilterParams, eventId: string): Promise<number | null> {
-  const res = await fetch(buildTimelineLocateUrl(runId, filter, eventId), { cache: "no-store" });
+async function locate(apiBase: string, filter: TimelineFilterParams, eventId: string): Promise<number | null> {
+  const res = await fetch(buildTimelineLocateUrl(apiBase, filter, eventId), { cache: "no-store" });
   if (!res.ok) throw new Error(`the server answered ${res.status}`);
   return ((await res.json()) as { index: number | null }).index;
 }
@@ -21,6 +22,7 @@ export function useEventAnchors(
   jump: (index: number, eventId: string, resetFilter: boolean) => void,
 ): { notice: string | null } {
   const [notice, setNotice] = useState<string | null>(null);
+  const apiBase = useRunApiBase(runId);
   const filterRef = useRef(filter);
   useEffect(() => {
     filterRef.current = filter;
@@ -30,15 +32,15 @@ export function useEventAnchors(
     setNotice(null);
     try {
       const current = filterRef.current;
-      let index = await locate(runId, current, eventId);
+      let index = await locate(apiBase, current, eventId);
       const filtered = current.types.length > 0 || current.nodes.length > 0;
-      if (index === null && filtered) index = await locate(runId, { types: [], nodes: [] }, eventId);
+      if (index === null && filtered) index = await locate(apiBase, { types: [], nodes: [] }, eventId);
       if (index === null) setNotice(`Event ${eventId} is not in this run's timeline.`);
       else jump(index, eventId, filtered);
     } catch (error) {
       setNotice(`Could not find event ${eventId}: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }, [runId, jump]);
+  }, [apiBase, jump]);
 
   useEffect(() => {
     const onHash = () => {

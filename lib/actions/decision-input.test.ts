@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANONYMOUS, parseDecisionForm, readUserName } from "./decision-input";
+import { parseDecisionForm } from "./decision-input";
 
 const form = (fields: Record<string, string>) => {
   const f = new FormData();
@@ -36,15 +36,5 @@ describe("parseDecisionForm", () => {
     expect(parseDecisionForm(form({ action: "resume", steps: "5000" }))).toMatchObject({ ok: false, fieldErrors: { steps: "at most 1000" } });
     expect(parseDecisionForm(form({ action: "resume", haltKey: "" }))).toMatchObject({ ok: false });
     expect(parseDecisionForm(form({ action: "resume", directive: "x".repeat(4001) }))).toMatchObject({ ok: false, fieldErrors: { directive: "at most 4000 characters" } });
-  });
-});
-
-describe("readUserName", () => {
-  it("is the stored name, or anonymous when there is none or it is not a name", () => {
-    expect(readUserName(" Ada ")).toBe("Ada");
-    expect(readUserName(undefined)).toBe(ANONYMOUS);
-    expect(readUserName("")).toBe(ANONYMOUS);
-    expect(readUserName("a\u0000b")).toBe(ANONYMOUS);
-    expect(readUserName("x".repeat(61))).toBe(ANONYMOUS);
   });
 });

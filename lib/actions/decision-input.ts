@@ -7,10 +7,6 @@ import { z } from "zod";
 import { DECISION_ACTIONS, ENDING_DECISION_ACTIONS, type BudgetDelta, type DecisionAction } from "@/lib/client/types";
 import type { DecisionInput } from "@/lib/db/decisions";
 
-/** The cookie that holds the name a person entered (there is no login yet). */
-export const USER_COOKIE = "loopscope_user";
-export const ANONYMOUS = "anonymous";
-
 /** Extra budget a person may grant in one decision, per setting. */
 export const MAX_BUDGET_STEP = 1000;
 
@@ -37,14 +33,6 @@ const decisionForm = z.object({
   steps: budget,
   provider: optionalText(100),
 });
-
-/** A person's name as they enter it: shown to others as who decided. */
-export const userNameSchema = z
-  .string()
-  .trim()
-  .min(1, "enter a name")
-  .max(60, "at most 60 characters")
-  .regex(/^[^\p{Cc}]+$/u, "letters, digits, spaces and punctuation only");
 
 /** A decision as the form states it; who made it is added by the action. */
 export type DecisionRequest = Omit<DecisionInput, "by">;
@@ -85,12 +73,6 @@ export function parseDecisionForm(form: FormData): ParsedForm<DecisionRequest> {
   };
 }
 
-/** The name stored in the cookie, or "anonymous" when there is none or it is not valid. */
-export function readUserName(cookieValue: string | undefined): string {
-  const parsed = userNameSchema.safeParse(cookieValue ?? "");
-  return parsed.success ? parsed.data : ANONYMOUS;
-}
-
 function failure(error: z.ZodError): { ok: false; message: string; fieldErrors: Record<string, string> } {
   const fieldErrors: Record<string, string> = {};
   for (const issue of error.issues) {
@@ -107,6 +89,3 @@ export type DecisionFormState =
   | { status: "decided"; haltKey: string; action: DecisionAction; by: string; decidedAt: string }
   | { status: "already_decided"; haltKey: string; action: DecisionAction; by: string; decidedAt: string }
   | { status: "error"; message: string; fieldErrors?: Record<string, string> };
-
-/** What the name form shows after a submission. */
-export type UserNameFormState = { status: "idle" } | { status: "saved"; name: string } | { status: "error"; message: string };

@@ -6,7 +6,7 @@ import { getSql } from "@/lib/db/client";
 import { saveProjectDetectorSettings } from "@/lib/db/settings";
 import { recomputeRuns } from "@/lib/db/recompute";
 import { readDetectorForm } from "./detector-form";
-import { authorizeAction } from "./authorize";
+import { authorizeAction } from "@/lib/auth/access";
 
 export interface SaveSettingsState {
   status: "idle" | "saved" | "invalid" | "failed";
@@ -19,11 +19,13 @@ export interface SaveSettingsState {
  * findings of every run under it (statuses, halt reasons and badges follow).
  */
 export async function saveDetectorSettings(_prev: SaveSettingsState, form: FormData): Promise<SaveSettingsState> {
+  const auth = await authorizeAction("manage_settings");
+  if (!auth.ok) return { status: "failed", errors: {}, message: auth.message };
+  const actor = auth.user;
   const read = readDetectorForm(form);
   if (!read.ok) return { status: "invalid", errors: read.errors, message: "Some values are not valid; nothing was saved." };
-  const actor = await authorizeAction();
   try {
-    await saveProjectDetectorSettings(read.preset, read.overrides);
+    await saveProjectDetectorSettings(read.preset, read.overrides, actor.name);
     const config = resolveDetectorConfig(DETECTOR_PRESETS[read.preset], read.overrides);
     const t0 = Date.now();
     const n = await recomputeRuns(await getSql(), config);

@@ -6,7 +6,7 @@ import type { WhatIfHalt, WhatIfSummary, RunTotals } from "@/lib/domain/what-if/
 import { getSql } from "@/lib/db/client";
 import { runWhatIf } from "@/lib/db/what-if";
 import { readDetectorForm } from "./detector-form";
-import { authorizeAction } from "./authorize";
+import { authorizeAction } from "@/lib/auth/access";
 
 export interface WhatIfResultRow {
   runId: string;
@@ -52,12 +52,13 @@ const FilterSchema = z.object({
  */
 export async function runWhatIfAction(_prev: WhatIfState, form: FormData): Promise<WhatIfState> {
   const empty: WhatIfState = { status: "invalid", errors: {}, message: null, rows: [], summary: null, truncated: false, elapsedMs: 0 };
+  const auth = await authorizeAction("what_if");
+  if (!auth.ok) return { ...empty, status: "failed", message: auth.message };
   const read = readDetectorForm(form);
   const filter = FilterSchema.safeParse(Object.fromEntries([...form.entries()].filter(([k]) => k in FilterSchema.shape)));
   const errors: Record<string, string> = read.ok ? {} : { ...read.errors };
   if (!filter.success) for (const issue of filter.error.issues) errors[String(issue.path[0])] = issue.message;
   if (!read.ok || !filter.success) return { ...empty, errors, message: "Some values are not valid." };
-  await authorizeAction();
   const f = filter.data;
   const day = (s: string | undefined, plus = 0) => (s ? Date.parse(`${s}T00:00:00Z`) + plus : undefined);
   try {

@@ -1,35 +1,46 @@
 import { closeDb } from "@/lib/db/client";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/db/api-keys";
-import { UsageError } from "./args";
+import { API_KEY_SCOPES, createApiKey, listApiKeys, parseApiKeyScope, revokeApiKey } from "@/lib/db/api-keys";
+import { parseArgs, UsageError } from "./args";
 
-export const KEYS_USAGE = `usage: loopscope keys create <name>   create an ingest API key (printed once)
-       loopscope keys list            list keys (prefix, name, created, last used)
+export const KEYS_USAGE = `usage: loopscope keys create <name> --scope ingest|ingest+control [--expires 90d]
+                                      create an API key (printed once); ingest writes events,
+                                      ingest+control also reads and acknowledges decisions
+       loopscope keys list            list keys (prefix, name, scope, created, last used, state)
        loopscope keys revoke <id|prefix>`;
 
-/** `loopscope keys`: manage the API keys agents use for POST /api/ingest and the control API. */
+/** `loopscope keys`: the API keys agents use for POST /api/ingest and the control API. */
 export async function runKeysCommand(argv: string[]): Promise<number> {
-  const [sub, arg] = argv;
+  const [sub, ...rest] = argv;
   try {
     if (sub === "create") {
-      if (!arg) throw new UsageError("keys create needs a name, e.g. `loopscope keys create ci-agent`");
-      const k = await createApiKey(arg);
+      const args = parseArgs(rest, ["scope", "expires"], ["scope", "expires"]);
+      const [name] = args.positionals;
+      if (!name) throw new UsageError("keys create needs a name, e.g. `loopscope keys create ci-agent --scope ingest`");
+      const rawScope = args.flags.get("scope") ?? "ingest";
+      const scope = parseApiKeyScope(rawScope);
+      if (!scope) throw new UsageError(`--scope is one of ${API_KEY_SCOPES.join(", ")}, not "${String(rawScope)}"`);
+      const expires = args.flags.get("expires");
+      const expiresAt = typeof expires === "string" ? Date.now() + parseExpiry(expires) : null;
+      const k = await createApiKey(name, { scope, expiresAt, createdBy: `cli:${process.env.USER ?? "unknown"}` });
       console.log(k.key);
-      console.error(`created key ${k.prefix}… (${k.name}); it is shown only now: store it, e.g. as LOOPSCOPE_API_KEY`);
+      console.error(`created key ${k.prefix}… (${k.name}, scope ${k.scope}${expiresAt ? `, expires ${new Date(expiresAt).toISOString()}` : ""}); it is shown only now: store it, e.g. as LOOPSCOPE_API_KEY`);
       return 0;
     }
     if (sub === "list") {
       const keys = await listApiKeys();
-      if (keys.length === 0) console.log("no API keys yet: loopscope keys create <name>");
+      if (keys.length === 0) console.log("no API keys yet: loopscope keys create <name> --scope ingest");
+      const now = Date.now();
       for (const k of keys) {
-        const state = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : "active";
+        const state = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : k.expiresAt !== null && k.expiresAt <= now ? "expired" : "active";
         const used = k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : "never";
-        console.log(`${k.prefix}…  ${k.name.padEnd(20)} created ${new Date(k.createdAt).toISOString()}  last used ${used}  ${state}`);
+        console.log(`${k.prefix}…  ${k.name.padEnd(20)} ${k.scope.padEnd(15)} created ${new Date(k.createdAt).toISOString()}  last used ${used}  ${state}`);
       }
       return 0;
     }
     if (sub === "revoke") {
+      const [arg] = rest;
       if (!arg) throw new UsageError("keys revoke needs the key's id or prefix");
-      const n = await revokeApiKey(arg);
+      const n = await revokeApiKey(arg, `cli:${process.env.USER ?? "unknown"}`);
       if (n === 0) {
         console.error(`no active key with id or prefix ${arg}`);
         return 1;
@@ -41,4 +52,11 @@ export async function runKeysCommand(argv: string[]): Promise<number> {
   } finally {
     await closeDb();
   }
+}
+
+/** Key lifetimes read like share links' ("90d", "12h"), without the 90-day cap. */
+function parseExpiry(value: string): number {
+  const m = /^(\d+)\s*(d|h)?$/i.exec(value.trim());
+  if (!m || Number(m[1]) === 0) throw new UsageError(`--expires takes a duration such as 90d or 12h, not "${value}"`);
+  return Number(m[1]) * (m[2]?.toLowerCase() === "h" ? 3_600_000 : 86_400_000);
 }

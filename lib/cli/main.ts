@@ -4,6 +4,8 @@ import { KEYS_USAGE, runKeysCommand } from "./keys-command";
 import { DETECT_USAGE, runDetectCommand } from "./detect-command";
 import { runMigrateCommand } from "./migrate-command";
 import { runServeCommand, SERVE_USAGE } from "./serve-command";
+import { runUserCommand, USER_USAGE } from "./user-command";
+import { runShareCommand, SHARE_USAGE } from "./share-command";
 
 const USAGE = `loopscope: see, stop and resume AI coding agents that go round in circles
 
@@ -11,7 +13,10 @@ commands:
   ingest <file-or-folder>...        store runs and events in the database (--watch to follow growing files)
   detect <file-or-folder>... [--json] [--config f.json]
                                     run the loop detector over files, without a database
-  keys create|list|revoke           API keys for POST /api/ingest
+  user add|list|set-role|remove|link
+                                    the people who sign in, their roles, one-time sign-in links
+  keys create|list|revoke           API keys for POST /api/ingest and the control API
+  share create|list|revoke          read-only, expiring links to one run for reviewers
   migrate                           apply database migrations (also done on first use)
   serve [--port 3000]               serve the dashboard (after npm run build)
 
@@ -19,7 +24,11 @@ ${INGEST_USAGE}
 
 ${DETECT_USAGE}
 
+${USER_USAGE}
+
 ${KEYS_USAGE}
+
+${SHARE_USAGE}
 
 ${SERVE_USAGE}`;
 
@@ -34,6 +43,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runDetectCommand(rest);
       case "keys":
         return await runKeysCommand(rest);
+      case "user":
+        return await runUserCommand(rest);
+      case "share":
+        return await runShareCommand(rest);
       case "migrate":
         return await runMigrateCommand();
       case "serve":

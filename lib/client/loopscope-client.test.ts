@@ -24,7 +24,7 @@ describe.each(kinds)("the client against a real server (%s)", (kind) => {
   beforeEach(async () => {
     t = await createTestDb(kind);
     process.env.DATABASE_URL = t.config.kind === "sqlite" ? `file:${t.config.file}` : t.config.url;
-    apiKey = (await createApiKey("client-test")).key;
+    apiKey = (await createApiKey("client-test", { scope: "ingest+control" })).key;
     server = new RouteListener();
     await server.start();
     errors = [];

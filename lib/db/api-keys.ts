@@ -1,10 +1,21 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { getPrisma } from "./client";
 
+/**
+ * API keys for the machine routes. A key has a scope: `ingest` writes events
+ * (POST /api/ingest, POST /v1/traces); `ingest+control` also reads and
+ * acknowledges decisions (the control API). Only the SHA-256 of a key is
+ * stored; a revoked or expired key fails from the next request on.
+ */
+export const API_KEY_SCOPES = ["ingest", "ingest+control"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export interface CreatedApiKey {
   id: string;
   name: string;
   prefix: string;
+  scope: ApiKeyScope;
+  expiresAt: number | null;
   /** The key itself: shown once, never stored. */
   key: string;
 }
@@ -13,48 +24,62 @@ export interface ApiKeyInfo {
   id: string;
   name: string;
   prefix: string;
+  scope: ApiKeyScope;
   createdAt: number;
+  createdBy: string | null;
+  expiresAt: number | null;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  revokedBy: string | null;
 }
 
 const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
-/** Creates an ingest API key; only its SHA-256 is stored. */
-export async function createApiKey(name: string): Promise<CreatedApiKey> {
-  const prisma = await getPrisma();
-  const key = `lsk_${randomBytes(24).toString("base64url")}`;
-  const prefix = key.slice(0, 10);
-  const id = randomUUID();
-  await prisma.apiKey.create({ data: { id, name, prefix, hash: hashKey(key), createdAt: Date.now() } });
-  return { id, name, prefix, key };
+export function parseApiKeyScope(value: unknown): ApiKeyScope | null {
+  return typeof value === "string" && (API_KEY_SCOPES as readonly string[]).includes(value) ? (value as ApiKeyScope) : null;
 }
 
-/** The key's record when it is valid (exists and not revoked); marks it used. */
+function toInfo<T extends { scope: string }>(row: T): T & { scope: ApiKeyScope } {
+  return { ...row, scope: parseApiKeyScope(row.scope) ?? "ingest" };
+}
+
+/** Creates an API key; only its SHA-256 is stored. */
+export async function createApiKey(name: string, opts: { scope?: ApiKeyScope; expiresAt?: number | null; createdBy?: string | null } = {}): Promise<CreatedApiKey> {
+  const prisma = await getPrisma();
+  const key = `lsk_${randomBytes(32).toString("base64url")}`;
+  const prefix = key.slice(0, 10);
+  const id = randomUUID();
+  const scope = opts.scope ?? "ingest";
+  const expiresAt = opts.expiresAt ?? null;
+  await prisma.apiKey.create({ data: { id, name, prefix, hash: hashKey(key), scope, expiresAt, createdBy: opts.createdBy ?? null, createdAt: Date.now() } });
+  return { id, name, prefix, scope, expiresAt, key };
+}
+
+/** The key's record when it is valid (exists, not revoked, not expired); marks it used. */
 export async function verifyApiKey(key: string | null | undefined): Promise<ApiKeyInfo | null> {
   if (!key || !key.startsWith("lsk_") || key.length > 200) return null;
   const prisma = await getPrisma();
   const row = await prisma.apiKey.findUnique({ where: { hash: hashKey(key) }, omit: { hash: true } });
-  if (!row || row.revokedAt !== null) return null;
   const now = Date.now();
+  if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt <= now)) return null;
   // Recording use at most once a minute keeps a busy agent from writing on every request.
   if (row.lastUsedAt === null || now - row.lastUsedAt > 60_000) {
     await prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
-  return row;
+  return toInfo(row);
 }
 
 export async function listApiKeys(): Promise<ApiKeyInfo[]> {
   const prisma = await getPrisma();
-  return prisma.apiKey.findMany({ omit: { hash: true }, orderBy: { createdAt: "asc" } });
+  return (await prisma.apiKey.findMany({ omit: { hash: true }, orderBy: { createdAt: "asc" } })).map(toInfo);
 }
 
 /** Revokes a key by id or by its printed prefix; returns how many were revoked. */
-export async function revokeApiKey(idOrPrefix: string): Promise<number> {
+export async function revokeApiKey(idOrPrefix: string, by: string | null = null): Promise<number> {
   const prisma = await getPrisma();
   const r = await prisma.apiKey.updateMany({
     where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }], revokedAt: null },
-    data: { revokedAt: Date.now() },
+    data: { revokedAt: Date.now(), revokedBy: by },
   });
   return r.count;
 }

@@ -8,6 +8,8 @@ export interface ProjectDetectorSettings {
   preset: DetectorPresetName;
   overrides: Partial<DetectorConfig>;
   updatedAt: number | null;
+  /** Who saved them last (null before sign-in existed, or never saved). */
+  updatedBy: string | null;
 }
 
 const KEY = "detector";
@@ -23,8 +25,8 @@ export function isPresetName(value: unknown): value is DetectorPresetName {
  */
 export async function getProjectDetectorSettings(db?: SqlDb): Promise<ProjectDetectorSettings> {
   const sql = db ?? (await getSql());
-  const row = await sql.get<{ value: string; updatedAt: number }>(`SELECT "value","updatedAt" FROM "Setting" WHERE "key" = ?`, [KEY]);
-  if (!row) return { preset: "recommended", overrides: {}, updatedAt: null };
+  const row = await sql.get<{ value: string; updatedAt: number; updatedBy: string | null }>(`SELECT "value","updatedAt","updatedBy" FROM "Setting" WHERE "key" = ?`, [KEY]);
+  if (!row) return { preset: "recommended", overrides: {}, updatedAt: null, updatedBy: null };
   try {
     const value = JSON.parse(row.value) as { preset?: unknown; overrides?: unknown };
     const parsed = parseDetectorConfig(value.overrides ?? {});
@@ -32,9 +34,10 @@ export async function getProjectDetectorSettings(db?: SqlDb): Promise<ProjectDet
       preset: isPresetName(value.preset) ? value.preset : "recommended",
       overrides: parsed.ok ? parsed.config : {},
       updatedAt: Number(row.updatedAt),
+      updatedBy: row.updatedBy,
     };
   } catch {
-    return { preset: "recommended", overrides: {}, updatedAt: Number(row.updatedAt) };
+    return { preset: "recommended", overrides: {}, updatedAt: Number(row.updatedAt), updatedBy: row.updatedBy };
   }
 }
 
@@ -53,9 +56,9 @@ export async function getDetectorSettingsVersion(db: SqlDb): Promise<number> {
   return row ? Number(row.updatedAt) : 0;
 }
 
-export async function saveProjectDetectorSettings(preset: DetectorPresetName, overrides: Partial<DetectorConfig>): Promise<void> {
+export async function saveProjectDetectorSettings(preset: DetectorPresetName, overrides: Partial<DetectorConfig>, by: string | null = null): Promise<void> {
   const prisma = await getPrisma();
   const value = JSON.stringify({ preset, overrides });
   const now = Date.now();
-  await prisma.setting.upsert({ where: { key: KEY }, create: { key: KEY, value, updatedAt: now }, update: { value, updatedAt: now } });
+  await prisma.setting.upsert({ where: { key: KEY }, create: { key: KEY, value, updatedAt: now, updatedBy: by }, update: { value, updatedAt: now, updatedBy: by } });
 }

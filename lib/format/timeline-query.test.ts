@@ -24,13 +24,13 @@ describe("parseTimelineRequest", () => {
 describe("timeline URLs", () => {
   const filter = { types: ["verify.result"], nodes: [] };
   it("asks by cursor when the page before is known, else by offset", () => {
-    expect(buildTimelinePageUrl("run 1", filter, 3, "99:7")).toBe("/api/runs/run%201/events?type=verify.result&after=99%3A7&limit=200");
-    expect(buildTimelinePageUrl("r", filter, 3, null)).toBe("/api/runs/r/events?type=verify.result&offset=600&limit=200");
-    expect(buildTimelinePageUrl("r", filter, 0, "ignored")).toBe("/api/runs/r/events?type=verify.result&limit=200");
-    expect(buildTimelineLocateUrl("r", filter, "e/1")).toBe("/api/runs/r/events?type=verify.result&at=e%2F1");
+    expect(buildTimelinePageUrl("/api/runs/run%201", filter, 3, "99:7")).toBe("/api/runs/run%201/events?type=verify.result&after=99%3A7&limit=200");
+    expect(buildTimelinePageUrl("/api/runs/r", filter, 3, null)).toBe("/api/runs/r/events?type=verify.result&offset=600&limit=200");
+    expect(buildTimelinePageUrl("/api/runs/r", filter, 0, "ignored")).toBe("/api/runs/r/events?type=verify.result&limit=200");
+    expect(buildTimelineLocateUrl("/api/runs/r", filter, "e/1")).toBe("/api/runs/r/events?type=verify.result&at=e%2F1");
   });
   it("round-trips what it builds through the parser", () => {
-    const url = new URL(buildTimelinePageUrl("r", { types: ["a"], nodes: ["n1", "n2"] }, 2, null), "http://x");
+    const url = new URL(buildTimelinePageUrl("/api/runs/r", { types: ["a"], nodes: ["n1", "n2"] }, 2, null), "http://x");
     expect(parseTimelineRequest(url.searchParams)).toMatchObject({ ok: true, request: { filter: { types: ["a"], nodes: ["n1", "n2"] }, offset: 400 } });
   });
   it("lists the pages of a range of rows", () => {

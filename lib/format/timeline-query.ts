@@ -64,19 +64,19 @@ function filterParams(filter: TimelineFilterParams): URLSearchParams {
  * The URL of page `page` of a filtered timeline: by the cursor of the page
  * before when that one is loaded (an index range seek), else by offset.
  */
-export function buildTimelinePageUrl(runId: string, filter: TimelineFilterParams, page: number, cursorBefore: string | null, size = TIMELINE_PAGE_SIZE): string {
+export function buildTimelinePageUrl(apiBase: string, filter: TimelineFilterParams, page: number, cursorBefore: string | null, size = TIMELINE_PAGE_SIZE): string {
   const p = filterParams(filter);
   if (page > 0 && cursorBefore) p.set("after", cursorBefore);
   else if (page > 0) p.set("offset", String(page * size));
   p.set("limit", String(size));
-  return `/api/runs/${encodeURIComponent(runId)}/events?${p.toString()}`;
+  return `${apiBase}/events?${p.toString()}`;
 }
 
 /** The URL that asks where an event sits in a filtered timeline. */
-export function buildTimelineLocateUrl(runId: string, filter: TimelineFilterParams, eventId: string): string {
+export function buildTimelineLocateUrl(apiBase: string, filter: TimelineFilterParams, eventId: string): string {
   const p = filterParams(filter);
   p.set("at", eventId);
-  return `/api/runs/${encodeURIComponent(runId)}/events?${p.toString()}`;
+  return `${apiBase}/events?${p.toString()}`;
 }
 
 /** The pages that hold rows `first..last` (inclusive). */

@@ -1,11 +1,18 @@
-import { verifyApiKey, type ApiKeyInfo } from "@/lib/db/api-keys";
+import { verifyApiKey, type ApiKeyInfo, type ApiKeyScope } from "@/lib/db/api-keys";
 import { apiKeyFrom, jsonError } from "./api-auth";
 
 /**
- * The ingest API key a machine request carries, or the 401 to answer with:
- * every machine route (ingest, control) checks it here, in one way.
+ * The API key a machine request carries, or the error to answer with: every
+ * machine route (ingest, control, OTLP) checks it here, in one way. 401
+ * without a valid key (unknown, revoked, expired); 403 when its scope does not
+ * cover the route (an `ingest` key on the control API). A browser session
+ * never counts here.
  */
-export async function requireApiKey(request: Request): Promise<ApiKeyInfo | Response> {
+export async function requireApiKey(request: Request, scope: ApiKeyScope): Promise<ApiKeyInfo | Response> {
   const key = await verifyApiKey(apiKeyFrom(request));
-  return key ?? jsonError(401, "a valid ingest API key is required: Authorization: Bearer <key> (create one with `npx loopscope keys create <name>`)");
+  if (!key) return jsonError(401, "a valid API key is required: Authorization: Bearer <key> (an admin creates one with `npx loopscope keys create <name> --scope ingest`)");
+  if (scope === "ingest+control" && key.scope !== "ingest+control") {
+    return jsonError(403, `the key ${key.prefix}… has scope "${key.scope}": reading and acknowledging decisions needs a key with scope "ingest+control"`);
+  }
+  return key;
 }

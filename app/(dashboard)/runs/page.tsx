@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requirePageUser } from "@/lib/auth/access";
 import { countRuns, hasAnyRun, listIngestErrors, listRunFilterOptions, listRuns } from "@/lib/db/runs";
 import { getDb } from "@/lib/db/client";
 import { describeDb } from "@/lib/db/config";
@@ -31,6 +32,7 @@ async function loadRunsView(params: Awaited<Search>) {
 
 /** The run history: search, filters, counts, a sortable page of runs, live while runs run. */
 export default async function RunsPage({ searchParams }: { searchParams: Search }) {
+  await requirePageUser();
   let view: Awaited<ReturnType<typeof loadRunsView>>;
   try {
     view = await loadRunsView(await searchParams);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requirePageUser } from "@/lib/auth/access";
 import { getTrends } from "@/lib/db/trends";
 import { HALT_REASONS, readTrendFilters } from "@/lib/domain/graph/trend-filters";
 import { RUN_STATUSES } from "@/lib/domain/runs/run-status";
@@ -15,6 +16,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 /** Across runs: halts per day, looping edges, tests that keep agents stuck, and what halted loops cost. */
 export default async function TrendsPage({ searchParams }: { searchParams: Search }) {
+  await requirePageUser();
   const filters = readTrendFilters(await searchParams);
   const t = await getTrends(filters);
   const spend = t.loopSpend;

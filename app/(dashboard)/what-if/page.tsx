@@ -1,4 +1,7 @@
 import type { Metadata } from "next";
+import { can } from "@/lib/domain/access/roles";
+import { NotAllowed } from "@/components/auth/not-allowed";
+import { requirePageUser } from "@/lib/auth/access";
 import { DETECTOR_PRESETS } from "@/lib/domain/detector";
 import { getProjectDetectorSettings } from "@/lib/db/settings";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
@@ -10,6 +13,8 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 /** Tuning without risk: re-run the detector over past runs with other thresholds. */
 export default async function WhatIfPage({ searchParams }: { searchParams: Search }) {
+  const user = await requirePageUser();
+  if (!can(user.role, "what_if")) return <NotAllowed what="Running “what if” over past runs" permission="what_if" role={user.role} />;
   const params = await searchParams;
   const one = (k: string) => (typeof params[k] === "string" ? (params[k] as string) : undefined);
   const settings = await getProjectDetectorSettings();

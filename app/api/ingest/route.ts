@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
  * before parsing), 401 without a valid key.
  */
 export async function POST(request: Request): Promise<Response> {
-  const key = await requireApiKey(request);
+  const key = await requireApiKey(request, "ingest");
   if (key instanceof Response) return key;
   const limit = maxBodyBytes();
   const declared = Number(request.headers.get("content-length"));

@@ -1,6 +1,7 @@
 import { countRuns, listRuns, listRunsByIds } from "@/lib/db/runs";
 import { parseRunsQuery } from "@/lib/format/runs-query";
 import { jsonError } from "@/lib/http/api-auth";
+import { authorizeRoute } from "@/lib/auth/access";
 
 export const dynamic = "force-dynamic";
 
@@ -16,6 +17,8 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * was rendered.
  */
 export async function GET(request: Request): Promise<Response> {
+  const auth = await authorizeRoute("read");
+  if (auth instanceof Response) return auth;
   const params = new URL(request.url).searchParams;
   try {
     if (params.has("ids")) {

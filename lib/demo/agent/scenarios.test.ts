@@ -24,7 +24,7 @@ describe("the demo agent's scenarios", () => {
   beforeAll(async () => {
     t = await createSqliteTestDb();
     process.env.DATABASE_URL = `file:${t.config.kind === "sqlite" ? t.config.file : ""}`;
-    apiKey = (await createApiKey("agent-test")).key;
+    apiKey = (await createApiKey("agent-test", { scope: "ingest+control" })).key;
     server = new RouteListener();
     await server.start();
   });

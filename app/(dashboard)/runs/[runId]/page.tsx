@@ -1,6 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import Link from "next/link";
+import { can } from "@/lib/domain/access/roles";
+import { listShareLinks } from "@/lib/db/share-links";
+import { SharePanel } from "@/components/share/share-panel";
+import { requirePageUser } from "@/lib/auth/access";
 import { getRunDetail, listRunIngestErrors } from "@/lib/db/run-detail";
 import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
 import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
@@ -41,6 +45,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
  * ingest errors. Each section is its own component.
  */
 export default async function RunPage({ params }: { params: Params }) {
+  const user = await requirePageUser();
   const runId = readRunId((await params).runId);
   const run = await getRunDetail(runId);
   if (!run) notFound();
@@ -57,12 +62,15 @@ export default async function RunPage({ params }: { params: Params }) {
         <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} />
       </div>
       <RunHeader run={run} />
-      <DecisionPanel data={await getDecisionPanelData(run.id)} />
+      <DecisionPanel data={await getDecisionPanelData(run.id)} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
       <RunGraphSection runId={run.id} />
       <RunFindings findings={run.findings} />
       <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} />
       <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
       <RunIngestErrors errors={ingestErrors.errors} total={ingestErrors.total} />
+      {can(user.role, "share") ? (
+        <SharePanel runId={run.id} links={await listShareLinks({ runId: run.id, createdBy: can(user.role, "manage_all_shares") ? null : user.name })} />
+      ) : null}
     </main>
   );
 }

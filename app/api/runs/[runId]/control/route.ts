@@ -18,7 +18,7 @@ type Context = { params: Promise<{ runId: string }> };
  * ingest API key; 404 for an unknown run.
  */
 export async function GET(request: Request, { params }: Context): Promise<Response> {
-  const key = await requireApiKey(request);
+  const key = await requireApiKey(request, "ingest+control");
   if (key instanceof Response) return key;
   const { runId } = await params;
   const raw = new URL(request.url).searchParams.get("timeout");

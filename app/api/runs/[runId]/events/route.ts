@@ -2,6 +2,7 @@ import { getSql } from "@/lib/db/client";
 import { countRunEvents, findRunEventIndex, listRunEvents } from "@/lib/db/run-events";
 import { parseTimelineRequest } from "@/lib/format/timeline-query";
 import { jsonError } from "@/lib/http/api-auth";
+import { authorizeRoute } from "@/lib/auth/access";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +16,8 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * leaves it out). Read-only, like the run page itself.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
+  const auth = await authorizeRoute("read");
+  if (auth instanceof Response) return auth;
   const { runId } = await params;
   const parsed = parseTimelineRequest(new URL(request.url).searchParams);
   if (!parsed.ok) return jsonError(400, parsed.error);

@@ -1,5 +1,6 @@
 import { getRunGraph, getRunGraphVersion } from "@/lib/db/run-graph";
 import { jsonError } from "@/lib/http/api-auth";
+import { authorizeRoute } from "@/lib/auth/access";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +13,8 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * `{ unchanged: true }` after one indexed lookup.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
+  const auth = await authorizeRoute("read");
+  if (auth instanceof Response) return auth;
   const runId = (await params).runId;
   const since = new URL(request.url).searchParams.get("since");
   try {

@@ -14,7 +14,7 @@ type Context = { params: Promise<{ runId: string }> };
  * time. 404 for a decision that is not this run's.
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
-  const key = await requireApiKey(request);
+  const key = await requireApiKey(request, "ingest+control");
   if (key instanceof Response) return key;
   const { runId } = await params;
   let body: unknown;

@@ -13,7 +13,7 @@ type Context = { params: Promise<{ runId: string }> };
  * (`{ status, waiting, haltKey, haltReason, loopIterations, loopLimit, pendingDecisionId }`).
  */
 export async function GET(request: Request, { params }: Context): Promise<Response> {
-  const key = await requireApiKey(request);
+  const key = await requireApiKey(request, "ingest+control");
   if (key instanceof Response) return key;
   const { runId } = await params;
   const state = await readRunControlState(await getSql(), runId);

@@ -1,3 +1,4 @@
+import { authorizeRoute } from "@/lib/auth/access";
 import { getNodeInspector } from "@/lib/db/run-graph";
 import { jsonError } from "@/lib/http/api-auth";
 
@@ -9,6 +10,8 @@ export const dynamic = "force-dynamic";
  * research, repeated tool calls), from the node's latest events.
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ runId: string; nodeId: string }> }): Promise<Response> {
+  const auth = await authorizeRoute("read");
+  if (auth instanceof Response) return auth;
   const p = await params;
   const runId = p.runId;
   const nodeId = p.nodeId;

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getRunDetail } from "@/lib/db/run-detail";
+import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
+import { openShare } from "@/lib/auth/share-access";
+import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
+import { redactTimelineEvent } from "@/lib/format/share-redaction";
+import { formatInstant } from "@/lib/format/values";
+import { BrandMark } from "@/components/layout/app-header";
+import { RunHeader } from "@/components/run/run-header";
+import { RunApiProvider } from "@/components/run/run-api-context";
+import { RunGraphSection } from "@/components/run-graph/run-graph-section";
+import { RunFindings } from "@/components/run/run-findings";
+import { EventTimeline } from "@/components/timeline/event-timeline";
+import { RunReport } from "@/components/report/run-report";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Shared run", referrer: "no-referrer", robots: { index: false, follow: false } };
+
+/**
+ * A run shared with a reviewer: read-only, that run only. The report, graph
+ * with badges and halts, node inspector, findings with evidence and timeline;
+ * no navigation, no actions, no source paths. Every request checks the token
+ * again (revoked or expired: 404), and each opening is logged.
+ */
+export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
+  const token = decodeURIComponent((await params).token);
+  const grant = await openShare(token, { logAccess: true });
+  if (grant === null || grant === "throttled") notFound();
+  const run = await getRunDetail(grant.runId);
+  if (!run) notFound();
+  const [first, facets] = await Promise.all([
+    listRunEvents(run.id, { filter: { types: [], nodes: [] }, limit: TIMELINE_PAGE_SIZE }),
+    listRunEventFacets(run.id),
+  ]);
+  const firstPage = grant.redact ? { ...first, events: first.events.map(redactTimelineEvent) } : first;
+  return (
+    <>
+      <header className="app-header share-header">
+        <span className="brand"><BrandMark /> Loopscope</span>
+        <span className="share-note" data-testid="share-note">
+          Shared run · read-only · link expires {formatInstant(grant.expiresAt)} UTC{grant.redact ? " · payloads redacted" : ""}
+        </span>
+      </header>
+      <main className="page run-page share-page">
+        <RunHeader run={run} shared />
+        <RunApiProvider base={`/api/share/${encodeURIComponent(token)}`}>
+          <RunGraphSection runId={run.id} />
+          <RunFindings findings={run.findings} />
+          <EventTimeline runId={run.id} first={{ ...firstPage, total: run.eventCount }} facets={facets} eventCount={run.eventCount} />
+        </RunApiProvider>
+        <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
+      </main>
+    </>
+  );
+}

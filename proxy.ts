@@ -1,0 +1,69 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { isAllowedHost } from "@/lib/domain/access/host-policy";
+import { getHostPolicy } from "@/lib/auth/config";
+
+/**
+ * The second line of defence in front of every page and browser API (the
+ * first is the check inside each page, route handler and action):
+ * - refuses a Host that is not Loopscope's own (DNS rebinding) with 421;
+ * - sets a nonce-based Content-Security-Policy on every page, so whatever an
+ *   agent wrote cannot run script or load anything remote even if it got past
+ *   the sanitiser;
+ * - marks share pages and their APIs no-referrer, no-store and noindex;
+ * - passes the path to the page, for the sign-in redirect's way back.
+ * Machine routes (ingest, control, OTLP, health) are for agents on other
+ * hosts: they are authorised by API keys and skip the Host rule.
+ */
+const MACHINE = /^\/(api\/ingest|api\/health|api\/runs\/[^/]+\/control(\/.*)?|v1\/traces)$/;
+
+export function proxy(request: NextRequest) {
+  const path = request.nextUrl.pathname;
+  if (MACHINE.test(path)) return NextResponse.next();
+  if (!isAllowedHost(request.headers.get("host"), getHostPolicy())) {
+    return new NextResponse(`Misdirected request: this Loopscope answers only for its own address (LOOPSCOPE_URL).\n`, {
+      status: 421, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
+  const csp = buildCsp(nonce);
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", csp);
+  requestHeaders.set("x-loopscope-path", `${path}${request.nextUrl.search}`.slice(0, 2000));
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", csp);
+  if (path.startsWith("/share/") || path.startsWith("/api/share/")) {
+    response.headers.set("Referrer-Policy", "no-referrer");
+    response.headers.set("Cache-Control", "no-store");
+    response.headers.set("X-Robots-Tag", "noindex, nofollow");
+  }
+  return response;
+}
+
+/**
+ * Scripts only with this response's nonce (and what they load); no inline
+ * event handlers, no eval; images only from here or data: URLs; no plugins,
+ * frames, <base> or foreign form targets. Inline styles stay allowed: React
+ * Flow positions nodes with style attributes.
+ */
+function buildCsp(nonce: string): string {
+  const dev = process.env.NODE_ENV === "development";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "frame-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+export const config = {
+  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+};
