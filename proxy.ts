@@ -24,6 +24,13 @@ export function proxy(request: NextRequest) {
       status: 421, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });
   }
+  // Without any session cookie a team page can only send the person to sign in: say so with a
+  // real redirect (pages that stream would otherwise answer 200 before their own check redirects).
+  if (isTeamPage(path) && !request.cookies.has("loopscope_session") && !request.cookies.has("__Host-loopscope_session")) {
+    const to = new URL("/sign-in", request.url);
+    to.searchParams.set("next", `${path}${request.nextUrl.search}`);
+    return NextResponse.redirect(to, 307);
+  }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = buildCsp(nonce);
   const requestHeaders = new Headers(request.headers);
@@ -38,6 +45,11 @@ export function proxy(request: NextRequest) {
     response.headers.set("X-Robots-Tag", "noindex, nofollow");
   }
   return response;
+}
+
+/** Pages of the signed-in team: everything but sign-in, share pages, APIs and Next.js's own files. */
+function isTeamPage(path: string): boolean {
+  return !/^\/(sign-in|share\/|api\/|_next\/|v1\/|favicon)/.test(path);
 }
 
 /**

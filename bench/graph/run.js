@@ -6,7 +6,9 @@
 // Usage: npm run bench:graph [-- --rounds 3] [-- --url http://127.0.0.1:3100]
 // Without --url it starts scripts/e2e-server.js on --port (default 3132; set
 // NEXT_DIST_DIR as for the e2e tests), which builds if stale, seeds the
-// fixtures and generates the big run. Timing is printed, never asserted.
+// fixtures and generates the big run. Timing is printed, never asserted. It
+// signs in as the e2e server's viewer (with --url: LOOPSCOPE_BENCH_USER and
+// LOOPSCOPE_BENCH_PASSWORD).
 import { spawn } from "node:child_process";
 import { chromium } from "@playwright/test";
 
@@ -50,6 +52,19 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run"],
 });
+
+/** A browser context signed in through the sign-in page (its cookie is all it keeps). */
+async function signedInContext() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/sign-in`);
+  await page.getByLabel("User name").fill(process.env.LOOPSCOPE_BENCH_USER ?? "e2e-viewer");
+  await page.getByLabel("Password").fill(process.env.LOOPSCOPE_BENCH_PASSWORD ?? "e2e-viewer-password");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByTestId("signed-in-as").waitFor();
+  await page.close();
+  return context;
+}
 
 /**
  * One visit: milliseconds from navigation start until the graph is drawn and
@@ -107,7 +122,7 @@ try {
     let shape = null;
     for (let round = 0; round < rounds; round++) {
       // A fresh context: no layout in localStorage, as on a first visit.
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const context = await signedInContext();
       const first = await visit(context, target.runId);
       const second = await visit(context, target.runId);
       await context.close();

@@ -15,6 +15,7 @@ import { resolve } from "node:path";
 import { register } from "tsx/esm/api";
 import { buildIsFresh, nextBin, runStep } from "../../scripts/run-steps.js";
 import { BIG_RUN_ID, seedDatabase } from "./seed.js";
+import { createBenchSession } from "../bench-session.js";
 
 register();
 const arg = (name, fallback) => {
@@ -42,6 +43,8 @@ log(`database: ${describeDb(config)}`);
 if (flag("reseed") && config.kind === "sqlite") (await import("../../scripts/run-steps.js")).removeSqlite(config.file);
 const db = openSqlDb(config);
 await seedDatabase(db, { runs, events, reseed: flag("reseed"), modules, log });
+// Pages and read APIs answer signed-in people only.
+const cookie = await createBenchSession(db);
 await db.close();
 
 const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
@@ -59,7 +62,7 @@ try {
 }
 
 async function measure(base) {
-  const page2 = (await (await fetch(`${base}/api/runs`)).json()).nextCursor;
+  const page2 = (await (await fetch(`${base}/api/runs`, { headers: { cookie } })).json()).nextCursor;
   // A ticket of one protocol run (every tenth run is an SDD report with its own ticket scheme).
   const i = Math.floor(runs * 0.443);
   const ticket = `t-${10_000 + (i % 10 === 9 ? i - 1 : i)}`;
@@ -92,7 +95,7 @@ async function measure(base) {
 
 async function timeOne(base, t) {
   const started = performance.now();
-  const res = await fetch(base + t.path);
+  const res = await fetch(base + t.path, { headers: { cookie } });
   const body = await res.text();
   const ms = performance.now() - started;
   if (res.status !== 200 || !body.includes(t.expect)) throw new Error(`${t.path}: status ${res.status}, body without ${t.expect}: ${body.slice(0, 300)}`);

@@ -8,7 +8,7 @@ const IDLE: SignInState = { status: "idle" };
 export function SignInForm({ next }: { next: string }) {
   const [state, action, pending] = useActionState(signIn, IDLE);
   return (
-    <form action={action} className="sign-in-form" aria-describedby={state.status === "error" ? "sign-in-error" : undefined}>
+    <form action={action} className="sign-in-form" aria-describedby={state.status === "error" ? "sign-in-error" : undefined} data-attempt={state.status === "error" ? state.attempt : 0}>
       <input type="hidden" name="next" value={next} />
       <label>
         User name

@@ -9,6 +9,7 @@ import { HaltList } from "./halt-list";
 import { HashStrip } from "./hash-strip";
 import { ReportEvidence } from "./report-evidence";
 import { useNodeInspector } from "./use-node-inspector";
+import { revealInvisible } from "@/lib/domain/access/visible-text";
 
 // recharts is loaded when a node with verification results is opened (and prefetched by the graph section).
 const FailingTrend = dynamic(() => import("./failing-trend").then((m) => m.FailingTrend), {
@@ -36,8 +37,8 @@ export function NodeInspector({ runId, nodeId, version, report, onClose }: NodeI
   return (
     <div className="inspector" data-testid="node-inspector">
       <div className="inspector-head">
-        <h3>{node?.label ?? nodeId}</h3>
-        {node && node.label && node.label.toLowerCase() !== node.id.toLowerCase() ? <code>{node.id}</code> : null}
+        <h3 className="wrap-anywhere">{revealInvisible(node?.label ?? nodeId)}</h3>
+        {node && node.label && node.label.toLowerCase() !== node.id.toLowerCase() ? <code className="wrap-anywhere">{revealInvisible(node.id)}</code> : null}
         {node?.role && node.role !== node.id ? <span className="badge">{node.role}</span> : null}
         <button type="button" className="inspector-close" onClick={onClose} aria-label="Close the inspector">×</button>
       </div>

@@ -4,6 +4,7 @@ import { humanize } from "@/lib/format/values";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { LiveRefresh } from "@/components/decision/live-refresh";
 import { formatWaited } from "@/components/decision/decision-labels";
+import { revealInvisible } from "@/lib/domain/access/visible-text";
 
 /** Runs waiting for a person, the most recently halted first, with why and for how long. */
 export function NeedsYouList({ runs, total, now }: { runs: WaitingRun[]; total: number; now: number }) {
@@ -18,7 +19,7 @@ export function NeedsYouList({ runs, total, now }: { runs: WaitingRun[]; total: 
         <ul className="needs-you-list" aria-label="Runs waiting for a decision">
           {runs.map((r) => (
             <li key={r.runId} data-run-id={r.runId}>
-              <Link href={`/runs/${encodeURIComponent(r.runId)}`} className="run-title">{r.title ?? r.ticketId ?? r.runId}</Link>
+              <Link href={`/runs/${encodeURIComponent(r.runId)}`} className="run-title">{revealInvisible(r.title ?? r.ticketId ?? r.runId)}</Link>
               <span className="run-sub">{r.runId}</span>
               <span className="needs-you-why">
                 <StatusBadge status={r.status} /> <span className="badge bad">{humanize(r.halt.haltReason)}</span>{" "}

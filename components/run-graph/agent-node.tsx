@@ -5,6 +5,7 @@ import { showsNodeId } from "@/lib/domain/graph/prepare-layout";
 import { formatTokens } from "@/lib/format/values";
 import type { AgentFlowNode } from "./flow-types";
 import { HaltWhy, NodeBadges } from "./node-badges";
+import { revealInvisible } from "@/lib/domain/access/visible-text";
 
 /** One agent node: label and role, turns and tokens, its loop badge when it drives a cycle, and its halts. */
 export const AgentNode = memo(function AgentNode({ data }: NodeProps<AgentFlowNode>) {
@@ -15,7 +16,7 @@ export const AgentNode = memo(function AgentNode({ data }: NodeProps<AgentFlowNo
     <div className={`gnode${selected ? " is-selected" : ""}${halted ? " is-halted" : ""}`} data-testid={`graph-node-${view.id}`}>
       <Handle type="target" position={Position.Left} isConnectable={false} className="ghandle" />
       <div className="gnode-title">
-        <span className="gnode-label">{view.label}</span>
+        <span className="gnode-label">{revealInvisible(view.label)}</span>
         {node?.role && node.role !== view.label.toLowerCase() ? <span className="gnode-role">{node.role}</span> : null}
       </div>
       <div className="gnode-meta">

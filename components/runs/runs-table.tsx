@@ -8,6 +8,7 @@ import { LoopBadge, StatusBadge, TerminalStatusBadge } from "./status-badge";
 import { RunsTableHead } from "./runs-table-head";
 import { QueryProvider } from "./query-provider";
 import { useLiveRuns } from "./use-live-runs";
+import { revealInvisible } from "@/lib/domain/access/visible-text";
 
 /** The history table: one row per run, linking to the run; unfinished runs update live. */
 export function RunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery }) {
@@ -28,7 +29,7 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
           <tr key={r.id} data-run-id={r.id} data-status={r.status}>
             <td className="run-cell">
               <Link href={`/runs/${encodeURIComponent(r.id)}`} className="run-title">
-                {r.title ?? r.ticketId ?? r.id}
+                {revealInvisible(r.title ?? r.ticketId ?? r.id)}
               </Link>
               <div className="run-sub">
                 {r.ticketId && r.title ? <span>{r.ticketId} · </span> : null}

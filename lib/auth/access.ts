@@ -36,7 +36,7 @@ async function checkUser(permission: Permission): Promise<AccessGranted | Access
   const user = await getViewer();
   if (!user) return { ok: false, status: 401, message: "You are signed out: sign in again." };
   if (!can(user.role, permission)) {
-    return { ok: false, status: 403, message: `This needs the ${roleNeededFor(permission)} role; you are ${user.role === "admin" ? "an" : "a"} ${user.role}.` };
+    return { ok: false, status: 403, message: `This needs the ${roleNeededFor(permission)} role; you are ${user.role === "viewer" ? "a" : "an"} ${user.role}.` };
   }
   return { ok: true, user };
 }
