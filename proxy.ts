@@ -39,12 +39,29 @@ export function proxy(request: NextRequest) {
   requestHeaders.set("x-loopscope-path", `${path}${request.nextUrl.search}`.slice(0, 2000));
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
+  if (isTeamPage(path)) slideSessionCookie(request, response);
   if (path.startsWith("/share/") || path.startsWith("/api/share/")) {
     response.headers.set("Referrer-Policy", "no-referrer");
     response.headers.set("Cache-Control", "no-store");
     response.headers.set("X-Robots-Tag", "noindex, nofollow");
   }
   return response;
+}
+
+/**
+ * The session's expiry slides in the database as it is used (lib/db/users.ts);
+ * the cookie's lifetime slides with it here, so an active person is not signed
+ * out on day 14. An unknown token gains nothing: the server still refuses it.
+ */
+function slideSessionCookie(request: NextRequest, response: NextResponse): void {
+  const days = Number(process.env.LOOPSCOPE_SESSION_DAYS ?? 14);
+  const maxAge = Math.round((Number.isFinite(days) && days > 0 ? days : 14) * 86_400);
+  for (const name of ["loopscope_session", "__Host-loopscope_session"]) {
+    const value = request.cookies.get(name)?.value;
+    if (value && /^lss_[A-Za-z0-9_-]{43}$/.test(value)) {
+      response.cookies.set(name, value, { httpOnly: true, sameSite: "lax", secure: name.startsWith("__Host-"), path: "/", maxAge });
+    }
+  }
 }
 
 /** Pages of the signed-in team: everything but sign-in, share pages, APIs and Next.js's own files. */

@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { loopscopeCli, signInThroughPage } from "./support";
+import { apiKeyFor, loopscopeCli, signInThroughPage } from "./support";
 
 const HALTED_RUN = "7d41c9e2-6b3a-4f18-9c05-e2a7b4d19f63";
 const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };
@@ -24,10 +24,13 @@ test.describe("signing in", () => {
       await page.goto(path);
       await expect(page).toHaveURL(/\/sign-in\?next=/);
     }
+    // An API key (even of scope ingest+control) opens none of them: keys are for the machine routes.
+    const key = { authorization: `Bearer ${apiKeyFor(test.info())}` };
     for (const path of ["/api/runs", `/api/runs/${HALTED_RUN}/graph`, `/api/runs/${HALTED_RUN}/events`, `/api/runs/${HALTED_RUN}/graph/nodes/planner`]) {
-      const r = await request.get(path);
-      expect(r.status(), path).toBe(401);
+      expect((await request.get(path)).status(), path).toBe(401);
+      expect((await request.get(path, { headers: key })).status(), path).toBe(401);
     }
+    expect((await request.get(`/runs/${HALTED_RUN}`, { headers: key, maxRedirects: 0 })).status()).toBe(307);
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Sign in with E2E SSO" })).toBeVisible();
   });

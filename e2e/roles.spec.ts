@@ -93,8 +93,11 @@ test.describe("roles", () => {
     expect(asViewer.text).toContain("This needs the operator role; you are a viewer.");
 
     const anonymous = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-    const signedOut = await replay(anonymous, action);
-    expect(signedOut.text).toContain("You are signed out: sign in again.");
+    // Without any session cookie the proxy already sends it to sign in; with a made-up one the action itself refuses.
+    const noCookie = await replay(anonymous, action);
+    expect(noCookie.status).toBe(307);
+    const madeUp = await replay(anonymous, action, { cookie: `loopscope_session=lss_${"x".repeat(43)}` });
+    expect(madeUp.text).toContain("You are signed out: sign in again.");
 
     // Next.js aborts an Origin that differs from the Host (an error digest); the action's own
     // check refuses the rest (and would refuse these too, were Next.js's check ever relaxed).

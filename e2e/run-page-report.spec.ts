@@ -33,7 +33,7 @@ test.describe("a report written by a hostile agent", () => {
       const all = [...main.querySelectorAll("*")];
       return {
         // The share panel (operators' own form, below the report) is Loopscope's, not the agent's.
-        active: [...main.querySelectorAll("script, iframe, img, svg image, object, embed, video, audio, source, link, style, form, input:not([type=checkbox]), select")].filter((el) => !el.closest("#share")).length,
+        active: [...main.querySelectorAll("script, iframe, img, svg image, object, embed, video, audio, source, link, style, form, input:not([type=checkbox])")].filter((el) => !el.closest("#share")).length,
         handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.toLowerCase().startsWith("on")).map((a) => `${el.tagName}[${a.name}]`)),
         styles: all.filter((el) => el.closest("article") && el.hasAttribute("style")).length,
         hrefs: [...main.querySelectorAll("article a[href]")].map((a) => a.getAttribute("href")!),

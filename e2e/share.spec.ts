@@ -80,8 +80,9 @@ test.describe("share links", () => {
     await expect(row).toContainText("e2e-operator");
     await row.getByText(/access log/).click();
     await expect(row).toContainText(/Headless Chrome on Linux · net-[0-9a-f]{10}/);
+    const id = await row.getAttribute("data-share-id");
     await row.getByRole("button", { name: "Revoke" }).click();
-    await expect(row).toContainText("revoked");
+    await expect(op.locator(`tr[data-share-id="${id}"]`)).toHaveCount(0);
 
     expect((await page.goto(path))!.status()).toBe(404);
     expect((await page.request.get(`/api/share/${token}/graph`)).status()).toBe(404);
@@ -113,6 +114,14 @@ test.describe("share links", () => {
 
     expect(loopscopeCli(test.info(), ["share", "revoke", url])).toMatch(/^revoked share link /);
     expect((await page.goto(path))!.status()).toBe(404);
+
+    // A redacted report keeps its prose and loses its code and the stop reason the agent wrote.
+    const reportPath = new URL(loopscopeCli(test.info(), ["share", "create", HOSTILE_REPORT_RUN, "--redact"])).pathname;
+    await page.goto(reportPath);
+    const report = page.getByRole("article", { name: "Report" });
+    await expect(report).toContainText("An agent may write anything here");
+    await expect(report).not.toContainText("inside a code block");
+    await expect(page.getByRole("region", { name: "Run summary" })).not.toContainText("onerror");
   });
 
   test("hostile agent content on a share page runs nothing, loads nothing, and cannot spoof the page", async ({ browser, baseURL }) => {

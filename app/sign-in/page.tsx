@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { countUsers } from "@/lib/db/users";
-import { getViewer, safeNextPath } from "@/lib/auth/access";
+import { getViewer, requireAllowedHost, safeNextPath } from "@/lib/auth/access";
 import { getOidcConfig } from "@/lib/auth/config";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { SignInForm } from "@/components/auth/sign-in-form";
@@ -22,6 +22,7 @@ const OIDC_ERRORS: Record<string, string> = {
  * server never starts with a default password.
  */
 export default async function SignInPage({ searchParams }: { searchParams: Search }) {
+  await requireAllowedHost();
   const params = await searchParams;
   const next = safeNextPath(typeof params.next === "string" ? params.next : "/");
   if (await getViewer()) redirect(next);

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { checkPassword, consumeSignInLink, createSession, deleteSession, deleteUserSessions, setUserPassword } from "@/lib/db/users";
+import { checkCurrentPassword, checkPassword, consumeSignInLink, createSession, deleteSession, deleteUserSessions, setUserPassword, SIGN_IN_LINK_MS } from "@/lib/db/users";
 import {
   authorizeAction, checkActionOrigin, clearSessionCookie, readSessionToken, safeNextPath, setSessionCookie,
 } from "@/lib/auth/access";
@@ -46,9 +46,10 @@ async function trySignIn(form: FormData): Promise<SignInState> {
   const accountKey = `user:${name.toLowerCase()}`;
   const wait = Math.max(t.signInByClient.retryAfterMs(clientKey, now), t.signInByAccount.retryAfterMs(accountKey, now));
   if (wait > 0) return { status: "error", message: `Too many failed sign-ins: try again in ${seconds(wait)} s.` };
+  // Counted as a failure before the (slow) check, so attempts sent in parallel cannot all pass the gate.
+  const after = Math.max(t.signInByClient.fail(clientKey, now), t.signInByAccount.fail(accountKey, now));
   const user = await checkPassword(name, password);
   if (!user) {
-    const after = Math.max(t.signInByClient.fail(clientKey, Date.now()), t.signInByAccount.fail(accountKey, Date.now()));
     return { status: "error", message: after > 0 ? `Wrong user name or password. Too many failed sign-ins: try again in ${seconds(after)} s.` : "Wrong user name or password." };
   }
   t.signInByClient.succeed(clientKey);
@@ -73,7 +74,7 @@ export async function signInWithLink(_prev: SignInState, form: FormData): Promis
     t.shareByClient.fail(clientKey, Date.now());
     return { status: "error", message: "This sign-in link is used, expired or unknown. Ask an admin for a new one (`npx loopscope user link <name>`)." };
   }
-  const session = await createSession(user.id, client.browser);
+  const session = await createSession(user.id, client.browser, "link");
   await setSessionCookie(session.token, session.expiresAt);
   redirect("/account?welcome=1");
 }
@@ -99,14 +100,22 @@ export async function signOutEverywhere(): Promise<void> {
 
 export type PasswordState = { status: "idle" } | { status: "saved" } | { status: "error"; message: string };
 
-/** Sets the signed-in user's own password (after a sign-in link, or to change it). */
+/**
+ * Sets the signed-in user's own password. The current one is asked for,
+ * except right after a one-time sign-in link (the forgotten-password path);
+ * every other session of the user ends.
+ */
 export async function setOwnPassword(_prev: PasswordState, form: FormData): Promise<PasswordState> {
   const auth = await authorizeAction("read");
   if (!auth.ok) return { status: "error", message: auth.message };
+  const freshLink = auth.user.method === "link" && Date.now() - auth.user.createdAt < SIGN_IN_LINK_MS;
+  if (!freshLink && !(await checkCurrentPassword(auth.user.userId, String(form.get("current") ?? "")))) {
+    return { status: "error", message: "The current password is wrong." };
+  }
   const password = String(form.get("password") ?? "");
   const weak = checkPasswordStrength(password);
   if (weak) return { status: "error", message: weak };
   if (password !== String(form.get("confirm") ?? "")) return { status: "error", message: "The two passwords differ." };
-  await setUserPassword(auth.user.name, password);
+  await setUserPassword(auth.user.userId, password, auth.user.sessionId);
   return { status: "saved" };
 }

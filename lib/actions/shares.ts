@@ -25,7 +25,7 @@ export async function createShare(_prev: CreateShareState, form: FormData): Prom
   const parsed = shareForm.safeParse({ runId: form.get("runId") ?? "", days: form.get("days") ?? "7", redact: form.get("redact") === "on" });
   if (!parsed.success) return { status: "error", message: parsed.error.issues[0]?.message ?? "invalid input" };
   try {
-    const made = await createShareLink({ runId: parsed.data.runId, createdBy: auth.user.name, expiresInMs: parsed.data.days * 86_400_000, redact: parsed.data.redact });
+    const made = await createShareLink({ runId: parsed.data.runId, createdBy: auth.user.name, createdById: auth.user.userId, expiresInMs: parsed.data.days * 86_400_000, redact: parsed.data.redact });
     if (!made) return { status: "error", message: "This run does not exist (any more)." };
     revalidatePath("/shares");
     return { status: "created", url: `${await requestBaseUrl()}/share/${made.token}`, expiresAt: made.link.expiresAt, redact: made.link.redact };
@@ -43,7 +43,7 @@ export async function revokeShare(_prev: RevokeShareState, form: FormData): Prom
   if (!auth.ok) return { status: "error", message: auth.message };
   const id = String(form.get("id") ?? "").slice(0, 100);
   const link = id ? await getShareLink(id) : null;
-  if (!link || (link.createdBy !== auth.user.name && !can(auth.user.role, "manage_all_shares"))) {
+  if (!link || (link.createdById !== auth.user.userId && !can(auth.user.role, "manage_all_shares"))) {
     return { status: "error", message: "No such share link." };
   }
   await revokeShareLink(id, auth.user.name);

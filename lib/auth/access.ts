@@ -14,10 +14,14 @@ import { getHostPolicy, isSecureRequest, sessionCookieName } from "./config";
 export type AccessDenied = { ok: false; status: 401 | 403 | 421; message: string };
 export type AccessGranted = { ok: true; user: SessionUser };
 
-/** Reads the session cookie (both names: plain http and `__Host-` over https). */
+/**
+ * Reads the session cookie: over https only the `__Host-` one (a plain cookie
+ * could be planted by a network attacker or a sibling subdomain).
+ */
 async function readSessionToken(): Promise<string | null> {
   const jar = await cookies();
-  return jar.get(sessionCookieName(true))?.value ?? jar.get(sessionCookieName(false))?.value ?? null;
+  const secure = isSecureRequest((await headers()).get("x-forwarded-proto"));
+  return jar.get(sessionCookieName(secure))?.value ?? null;
 }
 
 /** The signed-in user of this request, or null. Memoised per request. */
@@ -111,6 +115,12 @@ export async function clearSessionCookie(): Promise<void> {
 
 /** The current session token (sign out). */
 export { readSessionToken };
+
+/** For the pages a signed-out person opens (sign-in, share): our Host, else an error page. */
+export async function requireAllowedHost(): Promise<void> {
+  const denied = await checkHost();
+  if (denied) throw new Error(denied.message);
+}
 
 /** A path to return to after sign-in: only this site's own paths. */
 export function safeNextPath(value: unknown): string {

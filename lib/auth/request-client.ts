@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { headers } from "next/headers";
-import { getPublicUrl } from "./config";
+import { getHostPolicy, getPublicUrl } from "./config";
+import { isAllowedHost } from "@/lib/domain/access/host-policy";
 import { clientAddressOf, describeClient, networkOf } from "@/lib/domain/access/client-info";
 
 /**
@@ -28,4 +29,9 @@ export async function requestBaseUrl(): Promise<string> {
   if (pub) return pub;
   const h = await headers();
   return `${h.get("x-forwarded-proto")?.split(",")[0]?.trim() || "http"}://${h.get("host")}`;
+}
+
+/** True when this request's Host names this server (LOOPSCOPE_URL, or loopback when unset). */
+export async function isRequestHostAllowed(): Promise<boolean> {
+  return isAllowedHost((await headers()).get("host"), getHostPolicy());
 }

@@ -1,6 +1,6 @@
 import { resolveShareToken, recordShareAccess, type ShareGrant } from "@/lib/db/share-links";
 import { getThrottles } from "./throttles";
-import { readRequestClient } from "./request-client";
+import { isRequestHostAllowed, readRequestClient } from "./request-client";
 
 /**
  * What a share token opens for this request, or null (the caller answers
@@ -9,16 +9,19 @@ import { readRequestClient } from "./request-client";
  * whatever the token, so guessing gets nowhere even from many addresses.
  */
 export async function openShare(token: string, opts: { logAccess?: boolean } = {}): Promise<ShareGrant | "throttled" | null> {
+  if (!(await isRequestHostAllowed())) return null;
   const t = getThrottles();
   const client = await readRequestClient();
   const key = `share:${client.address}`;
   const now = Date.now();
-  if (t.shareByClient.retryAfterMs(key, now) > 0 || t.shareGlobal.retryAfterMs("all", now) > 0) return "throttled";
+  if (t.shareByClient.retryAfterMs(key, now) > 0) return "throttled";
   const grant = await resolveShareToken(token);
   if (!grant) {
+    // A flood of guesses slows every guesser down; valid links keep working through it.
+    const globalWait = t.shareGlobal.retryAfterMs("all", now);
     t.shareByClient.fail(key, now);
     t.shareGlobal.fail("all", now);
-    return null;
+    return globalWait > 0 ? "throttled" : null;
   }
   if (opts.logAccess) await recordShareAccess(grant.linkId, client.browser, client.networkHash);
   return grant;

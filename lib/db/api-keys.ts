@@ -74,9 +74,11 @@ export async function listApiKeys(): Promise<ApiKeyInfo[]> {
   return (await prisma.apiKey.findMany({ omit: { hash: true }, orderBy: { createdAt: "asc" } })).map(toInfo);
 }
 
-/** Revokes a key by id or by its printed prefix; returns how many were revoked. */
+/** Revokes a key by id or by its printed prefix (when it names one active key only); returns how many were revoked. */
 export async function revokeApiKey(idOrPrefix: string, by: string | null = null): Promise<number> {
   const prisma = await getPrisma();
+  const matches = await prisma.apiKey.count({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }], revokedAt: null } });
+  if (matches > 1) throw new Error(`${idOrPrefix} is the prefix of ${matches} active keys: revoke by id (\`loopscope keys list\`)`);
   const r = await prisma.apiKey.updateMany({
     where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }], revokedAt: null },
     data: { revokedAt: Date.now(), revokedBy: by },

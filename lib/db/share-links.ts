@@ -16,6 +16,7 @@ export interface ShareLinkInfo {
   runId: string;
   runTitle: string | null;
   createdBy: string | null;
+  createdById: string | null;
   createdAt: number;
   expiresAt: number;
   revokedAt: number | null;
@@ -53,7 +54,7 @@ export function parseShareExpiry(value: string | undefined): number {
 }
 
 /** Creates a link to one run; returns the token (shown once). Null when the run does not exist. */
-export async function createShareLink(input: { runId: string; createdBy: string; expiresInMs: number; redact: boolean }): Promise<{ token: string; link: ShareLinkInfo } | null> {
+export async function createShareLink(input: { runId: string; createdBy: string; createdById?: string | null; expiresInMs: number; redact: boolean }): Promise<{ token: string; link: ShareLinkInfo } | null> {
   const prisma = await getPrisma();
   const run = await prisma.run.findUnique({ where: { id: input.runId }, select: { id: true, title: true } });
   if (!run) return null;
@@ -61,7 +62,10 @@ export async function createShareLink(input: { runId: string; createdBy: string;
   const token = newToken(SHARE_TOKEN_PREFIX);
   const now = Date.now();
   const row = await prisma.shareLink.create({
-    data: { id: randomUUID(), tokenHash: hashToken(token), runId: run.id, createdBy: input.createdBy, createdAt: now, expiresAt: now + input.expiresInMs, redact: input.redact },
+    data: {
+      id: randomUUID(), tokenHash: hashToken(token), runId: run.id, createdBy: input.createdBy, createdById: input.createdById ?? null,
+      createdAt: now, expiresAt: now + input.expiresInMs, redact: input.redact,
+    },
   });
   return { token, link: { ...row, runTitle: run.title } };
 }
@@ -88,14 +92,14 @@ export async function recordShareAccess(linkId: string, browser: string, client:
   ]);
 }
 
-/** Share links, newest first: active only unless `all`; only one creator's unless `createdBy` is null. */
-export async function listShareLinks(opts: { all?: boolean; createdBy?: string | null; runId?: string } = {}): Promise<ShareLinkInfo[]> {
+/** Share links, newest first: active only unless `all`; only one user's unless `createdById` is null. */
+export async function listShareLinks(opts: { all?: boolean; createdById?: string | null; runId?: string } = {}): Promise<ShareLinkInfo[]> {
   const prisma = await getPrisma();
   const now = Date.now();
   const rows = await prisma.shareLink.findMany({
     where: {
       ...(opts.all ? {} : { revokedAt: null, expiresAt: { gt: now } }),
-      ...(opts.createdBy ? { createdBy: opts.createdBy } : {}),
+      ...(opts.createdById ? { createdById: opts.createdById } : {}),
       ...(opts.runId ? { runId: opts.runId } : {}),
     },
     orderBy: { createdAt: "desc" },

@@ -26,6 +26,9 @@ export interface SessionUser {
   name: string;
   role: Role;
   expiresAt: number;
+  /** How this session signed in, and when. */
+  method: SignInMethod;
+  createdAt: number;
 }
 
 /** Sign-in names: what people type and logs show. */
@@ -104,11 +107,23 @@ export async function setUserRole(name: string, role: Role): Promise<boolean> {
   return true;
 }
 
-/** Sets (or replaces) a user's password; their other sessions stay (use signOutEverywhere for that). */
-export async function setUserPassword(name: string, password: string): Promise<boolean> {
+/**
+ * Sets (or replaces) a user's password and ends their other sessions: a
+ * session that was stolen or left open does not outlive the change.
+ */
+export async function setUserPassword(userId: string, password: string, keepSessionId: string | null): Promise<boolean> {
   const prisma = await getPrisma();
-  const r = await prisma.user.updateMany({ where: { name: name.trim().toLowerCase() }, data: { passwordHash: await hashPassword(password), updatedAt: Date.now() } });
+  const r = await prisma.user.updateMany({ where: { id: userId }, data: { passwordHash: await hashPassword(password), updatedAt: Date.now() } });
+  if (r.count > 0) await prisma.session.deleteMany({ where: { userId, ...(keepSessionId ? { NOT: { id: keepSessionId } } : {}) } });
   return r.count > 0;
+}
+
+/** True when the user has no password, or `password` is theirs. */
+export async function checkCurrentPassword(userId: string, password: string): Promise<boolean> {
+  const prisma = await getPrisma();
+  const row = await prisma.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  if (!row) return false;
+  return row.passwordHash === null || (await verifyPassword(password, row.passwordHash));
 }
 
 /** Removes a user and, with them, every session they had: they are signed out at once. */
@@ -131,14 +146,16 @@ export async function checkPassword(name: string, password: string): Promise<{ i
   return ok && row ? { id: row.id, name: row.name, role: toRole(row.role) } : null;
 }
 
+export type SignInMethod = "password" | "link" | "sso";
+
 /** Starts a session for a user; returns the cookie's token (stored only hashed). */
-export async function createSession(userId: string, client: string | null): Promise<{ token: string; expiresAt: number }> {
+export async function createSession(userId: string, client: string | null, method: SignInMethod = "password"): Promise<{ token: string; expiresAt: number }> {
   const prisma = await getPrisma();
   const token = newToken("lss_");
   const now = Date.now();
   const expiresAt = now + sessionLifetimeMs();
   await prisma.$transaction([
-    prisma.session.create({ data: { id: randomUUID(), tokenHash: hashToken(token), userId, createdAt: now, expiresAt, lastSeenAt: now, client: client?.slice(0, 100) ?? null } }),
+    prisma.session.create({ data: { id: randomUUID(), tokenHash: hashToken(token), userId, createdAt: now, expiresAt, lastSeenAt: now, client: client?.slice(0, 100) ?? null, method } }),
     prisma.user.update({ where: { id: userId }, data: { lastSignInAt: now } }),
     // Expired sessions of anyone are dropped as new ones start: the table holds live sessions only.
     prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
@@ -152,7 +169,7 @@ export async function findSession(token: string | null | undefined): Promise<Ses
   const prisma = await getPrisma();
   const row = await prisma.session.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, name: true, role: true } } },
+    select: { id: true, expiresAt: true, lastSeenAt: true, createdAt: true, method: true, user: { select: { id: true, name: true, role: true } } },
   });
   const now = Date.now();
   if (!row || row.expiresAt <= now) return null;
@@ -161,7 +178,8 @@ export async function findSession(token: string | null | undefined): Promise<Ses
     expiresAt = now + sessionLifetimeMs();
     await prisma.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: now, expiresAt } });
   }
-  return { sessionId: row.id, userId: row.user.id, name: row.user.name, role: toRole(row.user.role), expiresAt };
+  const method: SignInMethod = row.method === "link" || row.method === "sso" ? row.method : "password";
+  return { sessionId: row.id, userId: row.user.id, name: row.user.name, role: toRole(row.user.role), expiresAt, method, createdAt: row.createdAt };
 }
 
 /** Ends one session (sign out). */

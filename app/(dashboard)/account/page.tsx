@@ -4,6 +4,7 @@ import { requirePageUser } from "@/lib/auth/access";
 import { signOutEverywhere } from "@/lib/actions/account";
 import { PasswordForm } from "@/components/auth/password-form";
 import { formatInstant } from "@/lib/format/values";
+import { SIGN_IN_LINK_MS } from "@/lib/db/users";
 
 export const metadata: Metadata = { title: "Your account" };
 export const dynamic = "force-dynamic";
@@ -22,7 +23,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       {welcome ? <p className="form-ok" role="status">You are signed in. {row.hasPassword ? "" : "Set a password below to sign in without a link next time."}</p> : null}
       <section className="panel">
         <h2>Password</h2>
-        <div className="panel-body"><PasswordForm hasPassword={row.hasPassword} /></div>
+        <div className="panel-body"><PasswordForm hasPassword={row.hasPassword} askCurrent={row.hasPassword && !(user.method === "link" && Date.now() - user.createdAt < SIGN_IN_LINK_MS)} /></div>
       </section>
       <section className="panel">
         <h2>Signed-in sessions ({sessions.length})</h2>

@@ -13,7 +13,7 @@ export default async function SharesPage() {
   const user = await requirePageUser();
   if (!can(user.role, "share")) return <NotAllowed what="Share links" permission="share" role={user.role} />;
   const all = can(user.role, "manage_all_shares");
-  const links = await listShareLinks({ createdBy: all ? null : user.name });
+  const links = await listShareLinks({ createdById: all ? null : user.userId });
   const accesses = new Map(await Promise.all(links.map(async (l) => [l.id, await listShareAccesses(l.id, 20)] as const)));
   return (
     <main className="page">

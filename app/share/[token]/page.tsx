@@ -4,7 +4,7 @@ import { getRunDetail } from "@/lib/db/run-detail";
 import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
 import { openShare } from "@/lib/auth/share-access";
 import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
-import { redactTimelineEvent } from "@/lib/format/share-redaction";
+import { redactRunDetail, redactTimelineEvent } from "@/lib/format/share-redaction";
 import { formatInstant } from "@/lib/format/values";
 import { BrandMark } from "@/components/layout/app-header";
 import { RunHeader } from "@/components/run/run-header";
@@ -17,6 +17,15 @@ import { RunReport } from "@/components/report/run-report";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Shared run", referrer: "no-referrer", robots: { index: false, follow: false } };
 
+/** The token from the path (percent-encoded in Next.js 16 page params); junk stays junk and opens nothing. */
+function readToken(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /**
  * A run shared with a reviewer: read-only, that run only. The report, graph
  * with badges and halts, node inspector, findings with evidence and timeline;
@@ -24,11 +33,12 @@ export const metadata: Metadata = { title: "Shared run", referrer: "no-referrer"
  * again (revoked or expired: 404), and each opening is logged.
  */
 export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
-  const token = decodeURIComponent((await params).token);
+  const token = readToken((await params).token);
   const grant = await openShare(token, { logAccess: true });
   if (grant === null || grant === "throttled") notFound();
-  const run = await getRunDetail(grant.runId);
-  if (!run) notFound();
+  const stored = await getRunDetail(grant.runId);
+  if (!stored) notFound();
+  const run = grant.redact ? redactRunDetail(stored) : stored;
   const [first, facets] = await Promise.all([
     listRunEvents(run.id, { filter: { types: [], nodes: [] }, limit: TIMELINE_PAGE_SIZE }),
     listRunEventFacets(run.id),

@@ -44,8 +44,13 @@ export function networkOf(address: string | null | undefined): string {
   return "unknown";
 }
 
-/** The client's address from a request's X-Forwarded-For (leftmost entry), else null. */
+/**
+ * The client's address from a request's X-Forwarded-For: its last entry, the
+ * one the nearest proxy added (a reverse proxy appends the address it saw;
+ * without one, Next.js sets the socket's address). Earlier entries are the
+ * client's own claims.
+ */
 export function clientAddressOf(forwardedFor: string | null | undefined): string | null {
-  const first = (forwardedFor ?? "").split(",")[0]?.trim();
-  return first ? first.slice(0, 64) : null;
+  const last = (forwardedFor ?? "").split(",").at(-1)?.trim();
+  return last ? last.slice(0, 64) : null;
 }

@@ -1,7 +1,8 @@
 /**
  * Which Host and Origin a browser request may carry. Pages, browser APIs and
  * server actions answer only for Loopscope's own public URLs (`LOOPSCOPE_URL`,
- * comma-separated), or, with none configured, for loopback names on any port.
+ * comma-separated; list the loopback one too if people also open that), or,
+ * with none configured, for loopback names on any port.
  * This refuses DNS rebinding (a foreign name resolving to this server: Host and
  * Origin both name the attacker's site) and cross-site or `Origin: null` posts.
  */
@@ -38,7 +39,7 @@ function hostName(host: string): string {
 export function isAllowedHost(host: string | null | undefined, policy: HostPolicy): boolean {
   if (!host) return false;
   const h = host.trim().toLowerCase();
-  if (policy.publicHosts.length > 0) return policy.publicHosts.includes(h) || LOOPBACK.has(hostName(h));
+  if (policy.publicHosts.length > 0) return policy.publicHosts.includes(h);
   return LOOPBACK.has(hostName(h));
 }
 

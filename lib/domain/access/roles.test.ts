@@ -4,7 +4,7 @@ import { revealInvisible, hasInvisible } from "./visible-text";
 import { Throttle } from "./throttle";
 import { describeClient, networkOf, clientAddressOf } from "./client-info";
 import { isAllowedHost, isAllowedOrigin, readHostPolicy } from "./host-policy";
-import { redactPayload, redactRawLine, REDACTED } from "./redact";
+import { redactMarkdownCode, redactPayload, redactRawLine, REDACTED } from "./redact";
 
 describe("roles", () => {
   it("each role includes the one before it", () => {
@@ -63,8 +63,16 @@ describe("Throttle", () => {
   it("keeps memory bounded under a flood of keys", () => {
     const th = new Throttle({ free: 0, windowMs: 1000, baseDelayMs: 1, maxDelayMs: 1, maxKeys: 10 });
     for (let i = 0; i < 100; i++) th.fail(`k${i}`, 0);
-    expect(th.retryAfterMs("k0", 0)).toBe(0);
     expect(th.retryAfterMs("k99", 0)).toBe(1);
+    // Later, the expired entries go first; a blocked key is kept while others can go.
+    const held = new Throttle({ free: 0, windowMs: 1000, baseDelayMs: 60_000, maxDelayMs: 60_000, maxKeys: 10 });
+    held.fail("target", 0);
+    for (let i = 0; i < 5; i++) held.fail(`old${i}`, 0);
+    for (let i = 0; i < 12; i++) held.fail(`junk${i}`, 70_000);
+    expect(held.retryAfterMs("target", 70_000)).toBe(0);
+    held.fail("target", 70_000);
+    for (let i = 0; i < 8; i++) held.fail(`more${i}`, 71_000);
+    expect(held.retryAfterMs("target", 71_000)).toBeGreaterThan(0);
   });
 });
 
@@ -77,7 +85,8 @@ describe("client info", () => {
     expect(networkOf("203.0.113.77")).toBe("203.0.113.0/24");
     expect(networkOf("::ffff:10.1.2.3")).toBe("10.1.2.0/24");
     expect(networkOf("2001:db8:abcd:12::1")).toBe("2001:db8:abcd::/48");
-    expect(clientAddressOf("198.51.100.7, 10.0.0.1")).toBe("198.51.100.7");
+    expect(clientAddressOf("198.51.100.7, 10.0.0.1")).toBe("10.0.0.1");
+    expect(clientAddressOf("203.0.113.9")).toBe("203.0.113.9");
   });
 });
 
@@ -96,6 +105,7 @@ describe("host policy", () => {
     expect(isAllowedHost("ls.example.com", pub)).toBe(true);
     expect(isAllowedHost("ls.internal:8080", pub)).toBe(true);
     expect(isAllowedHost("ls.internal:9090", pub)).toBe(false);
+    expect(isAllowedHost("localhost:3000", pub)).toBe(false);
     expect(isAllowedHost("other.example.com", pub)).toBe(false);
   });
   it("refuses a missing, null, foreign or rebinding origin", () => {
@@ -120,8 +130,24 @@ describe("redaction", () => {
     });
     expect(out).toEqual({
       type: "tool.called", tool: "bash", args: REDACTED, ok: false, outputHash: "ab12", output: REDACTED,
-      stderr: REDACTED, failing: ["test_a"], exitCode: 1, nested: [{ diff: REDACTED, diffHash: "cd34" }],
+      stderr: REDACTED, failing: ["test_a"], exitCode: 1, nested: REDACTED,
     });
+  });
+  it("keeps only known fields: unknown, free-text ones are withheld too", () => {
+    const out = redactPayload({
+      type: "edge.traversed", from: "a", to: "b", reason: "token=abc", query: "api key of prod", directive: "use key X",
+      stopReason: "stopped: secret", tool_output: "x", new_string: "y", stderrTail: "z", evidence: { queries: ["q"] }, payload: "p",
+      graph: { nodes: [{ id: "a", label: "A" }] }, budgets: { maxSteps: 5 },
+    });
+    expect(out).toEqual({
+      type: "edge.traversed", from: "a", to: "b", reason: REDACTED, query: REDACTED, directive: REDACTED, stopReason: REDACTED,
+      tool_output: REDACTED, new_string: REDACTED, stderrTail: REDACTED, evidence: REDACTED, payload: REDACTED,
+      graph: { nodes: [{ id: "a", label: "A" }] }, budgets: { maxSteps: 5 },
+    });
+  });
+  it("keeps a report's prose and withholds its code", () => {
+    const md = "## Plan\nWe fix it.\n\n```\nAWS_KEY=1\n```\n\n    indented secret\nDone.";
+    expect(redactMarkdownCode(md)).toBe(`## Plan\nWe fix it.\n\n\`\`\`\n${REDACTED}\n\`\`\`\n\n    ${REDACTED}\nDone.`);
   });
   it("redacts raw lines whole when they are not JSON", () => {
     expect(redactRawLine('{"type":"x","stdout":"hi"}')).toBe('{"type":"x","stdout":"[redacted]"}');

@@ -50,8 +50,20 @@ export class Throttle {
       const delay = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** Math.min(over - 1, 30));
       e.blockedUntil = now + delay;
     }
-    const max = this.options.maxKeys ?? 10_000;
-    while (this.entries.size > max) this.entries.delete(this.entries.keys().next().value as string);
+    const max = this.options.maxKeys ?? 100_000;
+    if (this.entries.size > max) {
+      // Forget what has expired first, so a flood of new keys cannot wipe a blocked one.
+      for (const [k, entry] of this.entries) if (now - entry.firstAt > this.options.windowMs && now >= entry.blockedUntil) this.entries.delete(k);
+      for (const [k, entry] of this.entries) {
+        if (this.entries.size <= max) break;
+        if (now >= entry.blockedUntil) this.entries.delete(k);
+      }
+      // A hard cap past which even blocked keys go, oldest first: memory stays bounded.
+      for (const k of this.entries.keys()) {
+        if (this.entries.size <= 2 * max) break;
+        this.entries.delete(k);
+      }
+    }
     return Math.max(0, e.blockedUntil - now);
   }
 

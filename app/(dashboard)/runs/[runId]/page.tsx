@@ -69,7 +69,7 @@ export default async function RunPage({ params }: { params: Params }) {
       <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
       <RunIngestErrors errors={ingestErrors.errors} total={ingestErrors.total} />
       {can(user.role, "share") ? (
-        <SharePanel runId={run.id} links={await listShareLinks({ runId: run.id, createdBy: can(user.role, "manage_all_shares") ? null : user.name })} />
+        <SharePanel runId={run.id} links={await listShareLinks({ runId: run.id, createdById: can(user.role, "manage_all_shares") ? null : user.userId })} />
       ) : null}
     </main>
   );

@@ -37,7 +37,7 @@ export async function GET(request: Request): Promise<Response> {
     const callbackUrl = new URL(`${base}${OIDC_CALLBACK_PATH}${new URL(request.url).search}`);
     const identity = await finishOidcSignIn(client.config, callbackUrl, flow);
     const user = await upsertOidcUser({ ...identity, defaultRole: client.settings.defaultRole });
-    const session = await createSession(user.id, (await readRequestClient()).browser);
+    const session = await createSession(user.id, (await readRequestClient()).browser, "sso");
     await setSessionCookie(session.token, session.expiresAt);
     return redirectTo(`${base}${flow.next}`);
   } catch (error) {

@@ -1,5 +1,6 @@
 import { getRunGraph, getRunGraphVersion } from "@/lib/db/run-graph";
 import { openShare, SHARE_HEADERS, shareNotFound } from "@/lib/auth/share-access";
+import { redactGraph } from "@/lib/format/share-redaction";
 import { jsonError } from "@/lib/http/api-auth";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +18,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ toke
     if (since && (await getRunGraphVersion(grant.runId)) === since) return Response.json({ unchanged: true, version: since }, { headers: SHARE_HEADERS });
     const graph = await getRunGraph(grant.runId);
     if (!graph) return shareNotFound(null);
-    return Response.json(graph, { headers: SHARE_HEADERS });
+    return Response.json(grant.redact ? redactGraph(graph) : graph, { headers: SHARE_HEADERS });
   } catch (error) {
     return jsonError(500, `could not read the graph: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "ShareLink" ADD COLUMN     "lastOpenedAt" DOUBLE PRECISION,
+ALTER TABLE "ShareLink" ADD COLUMN     "createdById" TEXT,
+ADD COLUMN     "lastOpenedAt" DOUBLE PRECISION,
 ADD COLUMN     "openCount" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN     "redact" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "revokedBy" TEXT;
@@ -48,6 +49,7 @@ CREATE TABLE "Session" (
     "expiresAt" DOUBLE PRECISION NOT NULL,
     "lastSeenAt" DOUBLE PRECISION NOT NULL,
     "client" TEXT,
+    "method" TEXT NOT NULL DEFAULT 'password',
 
     CONSTRAINT "Session_pkey" PRIMARY KEY ("id")
 );

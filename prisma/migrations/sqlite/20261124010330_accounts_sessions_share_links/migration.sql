@@ -33,6 +33,7 @@ CREATE TABLE "Session" (
     "expiresAt" REAL NOT NULL,
     "lastSeenAt" REAL NOT NULL,
     "client" TEXT,
+    "method" TEXT NOT NULL DEFAULT 'password',
     CONSTRAINT "Session_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
@@ -55,6 +56,7 @@ CREATE TABLE "new_ShareLink" (
     "tokenHash" TEXT NOT NULL,
     "runId" TEXT NOT NULL,
     "createdBy" TEXT,
+    "createdById" TEXT,
     "createdAt" REAL NOT NULL,
     "expiresAt" REAL NOT NULL,
     "revokedAt" REAL,
