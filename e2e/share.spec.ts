@@ -92,7 +92,7 @@ test.describe("share links", () => {
   test("from the command line: create with expiry and redaction, list, revoke by URL", async ({ browser }) => {
     expect(() => loopscopeCli(test.info(), ["share", "create", LOOP_RUN, "--expires", "91d"])).toThrow(/90 days/);
     const url = loopscopeCli(test.info(), ["share", "create", SPOOF_RUN, "--expires", "2d", "--redact"]);
-    expect(url).toMatch(/^http:\/\/localhost:\d+\/share\/lsh_[A-Za-z0-9_-]{43}$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/share\/lsh_[A-Za-z0-9_-]{43}$/);
     const path = new URL(url).pathname;
     const token = path.split("/").pop()!;
     const list = loopscopeCli(test.info(), ["share", "list"]);

@@ -21,6 +21,8 @@ const signInLink = demoSignInLink();
 
 console.log(`\n▶ serving Loopscope on http://localhost:${port}  (Ctrl-C to stop)`);
 if (signInLink) console.log(`  sign in as the demo admin with this one-time link (10 minutes; \`npx loopscope user link demo\` makes another):\n  ${signInLink}\n`);
+console.log(`  be told when a run waits: \`npx loopscope notify add team --webhook https://example.com/hook\` (or --slack <incoming-webhook-url>),
+  then \`npx loopscope notify test team\` sends a sample; or use Settings → Notifications, and "Notify me when a run waits" in the top bar.\n`);
 const server = serve(port, "0.0.0.0", env);
 
 if (!agentKey) {

@@ -16,6 +16,8 @@ const env = {
   ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1",
   LOOPSCOPE_OIDC_ISSUER: `http://127.0.0.1:${port + 30}`, LOOPSCOPE_OIDC_CLIENT_ID: "loopscope-e2e",
   LOOPSCOPE_OIDC_CLIENT_SECRET: "e2e-oidc-client-secret-0123456789", LOOPSCOPE_OIDC_NAME: "E2E SSO",
+  // The address the tests open: links the server makes (notifications, CLI) point here, and only this Host is answered.
+  LOOPSCOPE_URL: `http://127.0.0.1:${port}`, LOOPSCOPE_SECRET_KEY_FILE: resolve(`data/e2e-${port}-secret.key`),
 };
 // With two servers (SQLite and PostgreSQL) starting at once, the first builds and the other waits for it.
 if (process.argv[3] === "postgres") await waitForBuild(300_000);
@@ -32,7 +34,9 @@ writeFileSync(resolve(`data/e2e-${port}.key`), cli(["keys", "create", "e2e", "--
 writeFileSync(resolve(`data/e2e-${port}-ingest.key`), cli(["keys", "create", "e2e-ingest-only", "--scope", "ingest"]));
 // One user per role (e2e/support.ts signs them in); the tests' CLI calls reach this database through the env file.
 for (const role of ["admin", "operator", "viewer"]) cli(["user", "add", `e2e-${role}`, "--role", role], `${e2ePassword(role)}\n`);
-writeFileSync(resolve(`data/e2e-${port}.env.json`), JSON.stringify({ DATABASE_URL: databaseUrl, PORT: String(port) }));
+writeFileSync(resolve(`data/e2e-${port}.env.json`), JSON.stringify({
+  DATABASE_URL: databaseUrl, PORT: String(port), LOOPSCOPE_URL: env.LOOPSCOPE_URL, LOOPSCOPE_SECRET_KEY_FILE: env.LOOPSCOPE_SECRET_KEY_FILE,
+}));
 serve(port, "127.0.0.1", env);
 
 /** The e2e users' passwords (test-only accounts of a throw-away database); e2e/support.ts has the same rule. */

@@ -35,7 +35,7 @@ export function newestMtime(paths) {
 export function buildIsFresh() {
   const id = join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(id)) return false;
-  return statSync(id).mtimeMs >= newestMtime(["app", "components", "lib", "proxy.ts", "next.config.js", "package.json"]);
+  return statSync(id).mtimeMs >= newestMtime(["app", "components", "lib", "proxy.ts", "instrumentation.ts", "next.config.js", "package.json"]);
 }
 
 /** Removes a SQLite database file and its WAL companions. */
@@ -45,7 +45,8 @@ export function removeSqlite(file) {
 
 /** Starts `next start` in the foreground of this process (signals forwarded). */
 export function serve(port, hostname, env) {
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", hostname], { stdio: "inherit", env });
+  // PORT: the server's own links (notifications, printed URLs) name the port it listens on.
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", hostname], { stdio: "inherit", env: { ...env, PORT: String(port) } });
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code) => process.exit(code ?? 0));
   return child;

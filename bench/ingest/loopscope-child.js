@@ -8,8 +8,17 @@ const { applyMigrations } = await import("../../lib/db/migrate.ts");
 const { ingestPaths } = await import("../../lib/db/ingest/ingest-files.ts");
 const db = openSqlDb({ kind: "sqlite", file });
 await applyMigrations(db);
+// BENCH_NOTIFY=1: a webhook channel with its default rule (a halt writes an outbox row in the ingest transaction).
+if (process.env.BENCH_NOTIFY === "1") {
+  const { encryptSecret } = await import("../../lib/auth/encryption.ts");
+  const now = Date.now();
+  await db.run(`INSERT INTO "NotifyChannel" ("id","name","kind","urlEnc","urlHost","secretEnc","createdAt") VALUES ('bench','bench','webhook',?,?,?,?)`,
+    [encryptSecret("http://127.0.0.1:9/hook"), "http://127.0.0.1:9", encryptSecret("whsec_bench"), now]);
+  await db.run(`INSERT INTO "NotifyRule" ("id","channelId","event","createdAt") VALUES ('bench-rule','bench','halted',?)`, [now]);
+}
 const t0 = performance.now();
 const s = await ingestPaths(db, [corpus]);
 const seconds = (performance.now() - t0) / 1000;
+const outbox = Number((await db.get(`SELECT COUNT(*) AS "n" FROM "NotifyDelivery"`)).n);
 await db.close();
-console.log(JSON.stringify({ events: s.eventsNew, seconds, findings: s.findingsNew, rejected: s.linesRejected, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ events: s.eventsNew, seconds, findings: s.findingsNew, rejected: s.linesRejected, outbox, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));

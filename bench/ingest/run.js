@@ -38,18 +38,23 @@ function prepareCorpus() {
   console.log(`corpus: ${lines.length.toLocaleString("en-US")} events in ${readdirSync(corpus).length - 1} files, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-function runChild(script) {
-  const db = join(out, `${script.replace(/\W/g, "-")}.db`);
+function runChild(script, env = {}) {
+  const db = join(out, `${script.replace(/\W/g, "-")}${env.BENCH_NOTIFY ? "-notify" : ""}.db`);
   for (const s of ["", "-wal", "-shm"]) rmSync(db + s, { force: true });
-  const text = execFileSync(process.execPath, [join(here, script), corpus, db], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], cwd: join(here, "..", "..") });
+  const text = execFileSync(process.execPath, [join(here, script), corpus, db], {
+    encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], cwd: join(here, "..", ".."),
+    env: { ...process.env, LOOPSCOPE_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"), ...env },
+  });
   return JSON.parse(text.trim().split("\n").at(-1));
 }
 
 prepareCorpus();
 const base = runChild("baseline-child.js");
 const ours = runChild("loopscope-child.js");
+const notify = runChild("loopscope-child.js", { BENCH_NOTIFY: "1" });
 const rate = (r) => r.events / r.seconds;
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 console.log(`baseline  (parse + prepared insert, one transaction): ${fmt(rate(base))} events/s  (${fmt(base.events)} events in ${base.seconds.toFixed(2)} s, peak RSS ${base.maxRssMb} MB)`);
 console.log(`loopscope (ingestPaths: validate, dedupe, summaries, detector): ${fmt(rate(ours))} events/s  (${fmt(ours.events)} events in ${ours.seconds.toFixed(2)} s, peak RSS ${ours.maxRssMb} MB, ${fmt(ours.findings)} findings)`);
 console.log(`ratio loopscope/baseline: ${(rate(ours) / rate(base)).toFixed(3)}   (targets: >= 100,000 events/s, ratio >= 0.25, peak < 500 MB)`);
+console.log(`with a notification channel configured: ${fmt(rate(notify))} events/s, ${notify.outbox} notifications written to the outbox; ratio to without: ${(rate(notify) / rate(ours)).toFixed(3)}   (target >= 0.95)`);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { Role } from "@/lib/domain/access/roles";
 import { can } from "@/lib/domain/access/roles";
 import { SignOutButton } from "./sign-out-button";
+import { NeedsYouWatcher } from "@/components/notify/needs-you-watcher";
 
 /** The brand mark (also on share and sign-in pages). */
 export function BrandMark() {
@@ -31,8 +32,12 @@ export function AppHeader({ viewer }: { viewer: { name: string; role: Role } | n
             <Link href="/settings">Settings</Link>
             {can(viewer.role, "manage_users") ? <Link href="/settings/users">Users</Link> : null}
             {can(viewer.role, "manage_keys") ? <Link href="/settings/keys">Keys</Link> : null}
+            {can(viewer.role, "manage_settings") ? <Link href="/settings/notifications">Notifications</Link> : null}
           </nav>
-          <div className="account" data-testid="signed-in-as">
+          <div className="account">
+            <NeedsYouWatcher />
+          </div>
+          <div className="account signed-in" data-testid="signed-in-as">
             <Link href="/account" title="Your account and sessions">
               {viewer.name} <span className={`badge role-${viewer.role}`}>{viewer.role}</span>
             </Link>

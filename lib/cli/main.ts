@@ -6,6 +6,7 @@ import { runMigrateCommand } from "./migrate-command";
 import { runServeCommand, SERVE_USAGE } from "./serve-command";
 import { runUserCommand, USER_USAGE } from "./user-command";
 import { runShareCommand, SHARE_USAGE } from "./share-command";
+import { NOTIFY_USAGE, runNotifyCommand } from "./notify-command";
 
 const USAGE = `loopscope: see, stop and resume AI coding agents that go round in circles
 
@@ -17,6 +18,7 @@ commands:
                                     the people who sign in, their roles, one-time sign-in links
   keys create|list|revoke           API keys for POST /api/ingest and the control API
   share create|list|revoke          read-only, expiring links to one run for reviewers
+  notify add|list|test|remove|rule  webhooks and Slack messages when a run needs a person
   migrate                           apply database migrations (also done on first use)
   serve [--port 3000]               serve the dashboard (after npm run build)
 
@@ -29,6 +31,8 @@ ${USER_USAGE}
 ${KEYS_USAGE}
 
 ${SHARE_USAGE}
+
+${NOTIFY_USAGE}
 
 ${SERVE_USAGE}`;
 
@@ -47,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runUserCommand(rest);
       case "share":
         return await runShareCommand(rest);
+      case "notify":
+        return await runNotifyCommand(rest);
       case "migrate":
         return await runMigrateCommand();
       case "serve":

@@ -16,7 +16,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   await closeDb();
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const hostname = String(args.flags.get("hostname") ?? "0.0.0.0");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", hostname], { stdio: "inherit" });
+  const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", hostname], { stdio: "inherit", env: { ...process.env, PORT: port } });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);

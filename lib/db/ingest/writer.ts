@@ -8,6 +8,7 @@ import { parseIsoTimestamp as parseTimestamp } from "@/lib/domain/formats/timest
 import { insertEventRows, type EventRow } from "./event-rows";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
 import { mergeFacts, withDocument } from "./merge-facts";
+import { enqueueRunNotifications, loadRules } from "../notify";
 
 export interface IngestCounts {
   eventsNew: number;
@@ -155,12 +156,16 @@ export class IngestWriter {
         fresh.set(runId, [...this.cache.get(runId)!.acc.findings()]);
       }
       const touched = new Set<string>([...formats.keys()]);
+      // Read per batch: a handful of rows at most, and a rule added a moment ago applies to the next halt.
+      const rules = await loadRules(tx);
       for (const runId of touched) {
         const cached = this.cache.get(runId)!;
         const found = fresh.get(runId) ?? [];
         await insertFindings(tx, runId, found, (id) => tsOf.get(id) ?? null);
         await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
         await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);
+        // In this transaction: a halt and the notification it calls for are stored together or not at all.
+        if (rules.length > 0) await enqueueRunNotifications(tx, cached.acc.summary(), rules);
         if (source.sourceId !== null) {
           await tx.run(`INSERT INTO "RunSource" ("runId","sourceId") VALUES (?,?) ON CONFLICT DO NOTHING`, [runId, source.sourceId]);
         }

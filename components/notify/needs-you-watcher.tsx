@@ -1,0 +1,91 @@
+"use client";
+import { useEffect, useRef, useState } from "react";
+
+interface WaitingRun {
+  runId: string;
+  title: string | null;
+  haltReason: string;
+  signal: string | null;
+  key: string;
+}
+
+const POLL_MS = 4000;
+const OPT_IN = "loopscope.notify";
+
+/**
+ * While the dashboard is open: the number of runs that wait for a person in
+ * the tab's title ("(2) Runs · Loopscope"), and, once the person opts in, a
+ * desktop notification (the Notification API) when a run starts waiting.
+ */
+export function NeedsYouWatcher() {
+  const [permission, setPermission] = useState<NotificationPermission | "unsupported">("default");
+  const [optedIn, setOptedIn] = useState(false);
+  const seen = useRef<Set<string> | null>(null);
+  const optedInRef = useRef(false);
+
+  useEffect(() => {
+    setPermission(typeof Notification === "undefined" ? "unsupported" : Notification.permission);
+    const on = localStorage.getItem(OPT_IN) === "on";
+    setOptedIn(on);
+    optedInRef.current = on;
+  }, []);
+
+  useEffect(() => {
+    let stopped = false;
+    const base = () => document.title.replace(/^\(\d+\) /, "");
+    const poll = async () => {
+      try {
+        const res = await fetch("/api/needs-you", { cache: "no-store" });
+        if (!res.ok || stopped) return;
+        const body = (await res.json()) as { total: number; runs: WaitingRun[] };
+        document.title = body.total > 0 ? `(${body.total}) ${base()}` : base();
+        const keys = new Set(body.runs.map((r) => `${r.runId}\u0000${r.key}`));
+        // The first answer is what already waited when the page opened: only later arrivals notify.
+        if (seen.current && optedInRef.current && typeof Notification !== "undefined" && Notification.permission === "granted") {
+          for (const r of body.runs) {
+            if (seen.current.has(`${r.runId}\u0000${r.key}`)) continue;
+            const n = new Notification(`Run waits for you: ${r.title ?? r.runId}`, {
+              body: `${r.haltReason.replace(/_/g, " ")}${r.signal ? ` (${r.signal})` : ""}. Open it to decide.`,
+              tag: `loopscope:${r.runId}:${r.key}`,
+            });
+            n.onclick = () => {
+              window.focus();
+              window.location.assign(`/runs/${encodeURIComponent(r.runId)}`);
+            };
+          }
+        }
+        seen.current = keys;
+      } catch {
+        // The next poll tries again.
+      }
+    };
+    void poll();
+    const timer = window.setInterval(() => void poll(), POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, []);
+
+  if (permission === "unsupported" || permission === "denied") return null;
+  if (optedIn && permission === "granted") {
+    return (
+      <button type="button" className="link-button notify-toggle" title="Desktop notifications are on for this browser" onClick={() => {
+        localStorage.setItem(OPT_IN, "off");
+        optedInRef.current = false;
+        setOptedIn(false);
+      }}>🔔 on</button>
+    );
+  }
+  return (
+    <button type="button" className="link-button notify-toggle" onClick={async () => {
+      const p = await Notification.requestPermission();
+      setPermission(p);
+      if (p === "granted") {
+        localStorage.setItem(OPT_IN, "on");
+        optedInRef.current = true;
+        setOptedIn(true);
+      }
+    }}>Notify me when a run waits</button>
+  );
+}

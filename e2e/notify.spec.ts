@@ -1,0 +1,116 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { AgentProcess } from "../lib/demo/agent/agent-process";
+import { verifyWebhookSignature } from "../lib/domain/notify/messages";
+import { apiKeyFor, contextAs } from "./support";
+
+/** A real HTTP receiver on 127.0.0.1, in the test process. */
+let server: Server;
+let receiverUrl = "";
+const received: { at: number; headers: IncomingHttpHeaders; body: string }[] = [];
+
+test.beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += String(c)));
+    req.on("end", () => {
+      received.push({ at: Date.now(), headers: req.headers, body });
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+});
+test.afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+test("a run that halts reaches a webhook within 2 s, once, signed, with a link that opens the run", async ({ page }) => {
+  test.setTimeout(120_000);
+  // An admin adds the channel; its signing secret is shown once.
+  await page.goto("/settings/notifications");
+  const name = `e2e-hook-${Date.now().toString(36)}`;
+  const form = page.getByRole("form", { name: "Add a channel" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("URL").fill(receiverUrl);
+  await form.getByRole("button", { name: "Add channel" }).click();
+  const secret = await form.getByTestId("admin-secret").inputValue();
+  expect(secret).toMatch(/^whsec_/);
+  const channel = page.locator(`section[data-channel="${name}"]`);
+  await expect(channel).toContainText("Notify when a run halts and waits for a person");
+
+  const prefix = `e2e-notify-${Date.now().toString(36)}`;
+  const agent = AgentProcess.start([
+    "--url", String(test.info().project.use.baseURL), "--key", apiKeyFor(test.info()),
+    "--scenarios", "identical-diffs", "--run-prefix", prefix, "--pace", "40",
+  ]);
+  try {
+    const runId = `${prefix}-1-identical-diffs`;
+    await agent.waitFor((e) => e.agent === "halted" && e.runId === runId);
+    const haltedAt = Date.now();
+    const mine = () => received.filter((r) => JSON.parse(r.body).runId === runId);
+    await expect.poll(() => mine().length, { timeout: 5000, intervals: [100] }).toBe(1);
+    expect(mine()[0].at - haltedAt).toBeLessThan(2000);
+    await page.waitForTimeout(1500);
+    expect(mine()).toHaveLength(1);
+
+    const { headers, body } = mine()[0];
+    expect(verifyWebhookSignature(secret, body, String(headers["x-loopscope-signature"]), Math.floor(Date.now() / 1000))).toBe(true);
+    const payload = JSON.parse(body);
+    expect(payload).toMatchObject({ event: "halted", runId, haltReason: "stalled", signal: "unchanged_diff" });
+    expect(headers["idempotency-key"]).toBe(payload.idempotencyKey);
+    await page.goto(payload.url);
+    await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
+    await expect(page.getByTestId("decision-panel")).toContainText("unchanged_diff");
+
+    // The delivery log says so.
+    await page.goto("/settings/notifications");
+    const log = page.getByTestId(`deliveries-${name}`);
+    await expect(log.locator("tr", { hasText: runId })).toContainText("sent");
+    await expect(log.locator("tr", { hasText: runId })).toContainText("200");
+  } finally {
+    agent.kill();
+    await page.goto("/settings/notifications");
+    await page.locator(`section[data-channel="${name}"]`).getByRole("button", { name: "Remove channel" }).click();
+    await expect(page.locator(`section[data-channel="${name}"]`)).toHaveCount(0);
+  }
+});
+
+test("the open dashboard counts waiting runs in the tab title and, after opt-in, notifies the desktop", async ({ browser, request }) => {
+  const context = await contextAs(browser, test.info(), "viewer");
+  await context.grantPermissions(["notifications"]);
+  // Records every desktop notification the page raises (the real API is still called).
+  await context.addInitScript(() => {
+    const Real = window.Notification;
+    const seen: string[] = [];
+    (window as unknown as { __notifications: string[] }).__notifications = seen;
+    class Recorded extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        seen.push(title);
+      }
+    }
+    Object.defineProperty(window, "Notification", { value: Recorded, configurable: true, writable: true });
+  });
+  const page = await context.newPage();
+  await page.goto("/trends");
+  await expect(page).toHaveTitle(/^\(\d+\) Trends · Loopscope$/);
+  const before = Number(/^\((\d+)\)/.exec(await page.title())![1]);
+  await page.getByRole("button", { name: "Notify me when a run waits" }).click();
+  await expect(page.getByRole("button", { name: "🔔 on" })).toBeVisible();
+
+  // A new run halts (its iteration budget runs out) while the page is open.
+  const runId = `e2e-desktop-${Date.now().toString(36)}`;
+  let t = Date.now() - 60_000;
+  const ev = (type: string, fields: Record<string, unknown>) => JSON.stringify({ v: 1, id: `${runId}-${++t}`, runId, ts: new Date(t).toISOString(), type, ...fields });
+  const lines = [ev("run.started", { title: "Desktop notification run", budgets: { maxCycleIterations: 1 }, graph: { nodes: [{ id: "a" }, { id: "b" }], edges: [{ from: "a", to: "b" }, { from: "b", to: "a" }] } })];
+  for (let i = 0; i < 3; i++) lines.push(ev("node.completed", { node: "a", output: { final: `a${i}` } }), ev("edge.traversed", { from: "a", to: "b" }), ev("node.completed", { node: "b", output: { final: `b${i}` } }), ev("edge.traversed", { from: "b", to: "a" }));
+  const r = await request.post("/api/ingest", { headers: { authorization: `Bearer ${apiKeyFor(test.info())}` }, data: lines.join("\n") });
+  expect(r.status()).toBe(200);
+
+  await expect(page).toHaveTitle(new RegExp(`^\\(${before + 1}\\) Trends · Loopscope$`), { timeout: 15_000 });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications), { timeout: 10_000 })
+    .toContain("Run waits for you: Desktop notification run");
+  await context.close();
+});

@@ -1,0 +1,9 @@
+/**
+ * Runs once when a server process starts (Next.js instrumentation): the
+ * notification sender lives in the server, next to the outbox it drains.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startNotificationSender } = await import("./lib/notify/worker");
+  startNotificationSender();
+}
