@@ -64,6 +64,12 @@ test.describe("resuming a stalled run", () => {
     await expect(decisions).toContainText("applied by the runtime", { timeout: 15_000 });
     await expect(page.locator("main")).toContainText("done success", { timeout: 15_000 });
     await expect(page.locator("main")).toContainText("Loop 5/8");
+    // The header tells it in order: halted, who resumed it and how, finished; not a bare "Halted:".
+    const story = page.getByRole("region", { name: "Run summary" }).getByRole("list", { name: "What happened" });
+    await expect(story.getByRole("listitem")).toHaveCount(2);
+    await expect(story.getByRole("listitem").nth(0)).toContainText(/halted budget exceeded \(maxCycleIterations.*e2e-admin decided Resume \(\+4 iterations\)/);
+    await expect(story.getByRole("listitem").nth(1)).toContainText("finished done success");
+    await expect(page.getByRole("region", { name: "Run summary" }).getByText("Halted:")).toHaveCount(0);
     await expect(panel.getByRole("heading", { name: "Decisions" })).toBeVisible();
     await expect(panel.getByRole("form", { name: "Decide" })).toHaveCount(0);
     await panel.screenshot({ path: "test-results/screens/decision-history.png" });

@@ -77,9 +77,9 @@ test.describe("a run's page", () => {
     await expect(page.getByRole("region", { name: /Ingest errors of this run/ })).toHaveCount(0);
   });
 
-  test("says so when a run does not exist", async ({ page }) => {
-    // (The status is 200: the loading skeleton has started the streamed response before the lookup.)
-    await page.goto("/runs/no-such-run-anywhere");
+  test("says so when a run does not exist, with a real 404", async ({ page }) => {
+    const response = await page.goto("/runs/no-such-run-anywhere");
+    expect(response!.status()).toBe(404);
     await expect(page.getByRole("alert").filter({ hasText: "No run with this id is stored" })).toContainText("npx loopscope ingest");
     await expect(page.locator('meta[name="robots"][content*="noindex"]').first()).toBeAttached();
   });

@@ -1,4 +1,6 @@
 import type { RunDetail } from "@/lib/db/run-detail";
+import type { DecisionHistoryItem } from "@/lib/db/decisions";
+import { RunStory } from "./run-story";
 import { findHaltFinding } from "@/lib/format/halt-finding";
 import { getEventAnchor } from "@/lib/format/timeline-query";
 import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
@@ -6,7 +8,7 @@ import { revealInvisible } from "@/lib/domain/access/visible-text";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/status-badge";
 
 /** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
-export function RunHeader({ run, shared = false }: { run: RunDetail; shared?: boolean }) {
+export function RunHeader({ run, decisions = [], shared = false }: { run: RunDetail; decisions?: DecisionHistoryItem[]; shared?: boolean }) {
   const halt = findHaltFinding(run);
   return (
     <section className="panel run-header" aria-label="Run summary">
@@ -19,7 +21,9 @@ export function RunHeader({ run, shared = false }: { run: RunDetail; shared?: bo
         </div>
         <div className="run-sub wrap-anywhere">{revealInvisible(run.id)} · {run.format}</div>
         {run.stopReason ? <p className="stop-reason wrap-anywhere"><strong>Stop reason:</strong> {revealInvisible(run.stopReason)}</p> : null}
-        {run.haltReason ? (
+        {decisions.length > 0 ? (
+          <RunStory findings={run.findings} decisions={decisions} terminalStatus={run.terminalStatus} status={run.status} />
+        ) : run.haltReason ? (
           <p className="halt-reason">
             <strong>Halted:</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
             {halt ? (

@@ -5,6 +5,8 @@ import type { StoredFinding } from "@/lib/domain/runs/stored-finding";
 import { listReportLoopEvidence, type LoopEvidence, type RunFactFields } from "@/lib/domain/formats";
 
 export interface RunFindingItem extends StoredFinding {
+  /** The finding's key (`<source>:<key>` names the halt a decision answers). */
+  key: string;
   atTsMs: number | null;
   evidence: unknown;
   suggestedActions: string[];
@@ -23,7 +25,7 @@ export async function getRunDetail(runId: string) {
   });
   if (!run) return null;
   const findings: RunFindingItem[] = run.findings.map((f) => ({
-    id: f.id, source: f.source, haltReason: f.haltReason, signal: f.signal, node: f.node, edge: f.edge, cycleId: f.cycleId,
+    id: f.id, source: f.source, key: f.key, haltReason: f.haltReason, signal: f.signal, node: f.node, edge: f.edge, cycleId: f.cycleId,
     taskId: f.taskId, loopType: f.loopType, recommendation: f.recommendation, count: f.count, limit: f.limit,
     atEventId: f.atEventId, atTsMs: f.atTsMs, evidence: parseJsonColumn(f.evidence), suggestedActions: (parseJsonColumn(f.suggestedActions) as string[] | null) ?? [],
   }));

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getRunDetail } from "@/lib/db/run-detail";
+import { getDecisionPanelData } from "@/lib/db/decisions";
 import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
 import { openShare } from "@/lib/auth/share-access";
 import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
@@ -39,10 +40,13 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
   const stored = await getRunDetail(grant.runId);
   if (!stored) notFound();
   const run = grant.redact ? redactRunDetail(stored) : stored;
-  const [first, facets] = await Promise.all([
+  const [first, facets, decisionPanel] = await Promise.all([
     listRunEvents(run.id, { filter: { types: [], nodes: [] }, limit: TIMELINE_PAGE_SIZE }),
     listRunEventFacets(run.id),
+    getDecisionPanelData(run.id),
   ]);
+  // A redacted share keeps who decided what, not the directive's words.
+  const decisions = (decisionPanel?.decisions ?? []).map((d) => (grant.redact && d.directive ? { ...d, directive: "[redacted]" } : d));
   const firstPage = grant.redact ? { ...first, events: first.events.map(redactTimelineEvent) } : first;
   return (
     <>
@@ -53,7 +57,7 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
         </span>
       </header>
       <main className="page run-page share-page">
-        <RunHeader run={run} shared />
+        <RunHeader run={run} decisions={decisions} shared />
         <RunApiProvider base={`/api/share/${encodeURIComponent(token)}`}>
           <RunGraphSection runId={run.id} />
           <RunFindings findings={run.findings} />

@@ -50,10 +50,11 @@ export default async function RunPage({ params }: { params: Params }) {
   const run = await getRunDetail(runId);
   if (!run) notFound();
   const noFilter = { types: [], nodes: [] };
-  const [first, facets, ingestErrors] = await Promise.all([
+  const [first, facets, ingestErrors, decisionPanel] = await Promise.all([
     listRunEvents(run.id, { filter: noFilter, limit: TIMELINE_PAGE_SIZE }),
     listRunEventFacets(run.id),
     listRunIngestErrors(run.id),
+    getDecisionPanelData(run.id),
   ]);
   return (
     <main className="page run-page">
@@ -61,8 +62,8 @@ export default async function RunPage({ params }: { params: Params }) {
         <nav className="crumbs" aria-label="Breadcrumb"><Link href="/runs">Runs</Link> / <span>{run.id}</span></nav>
         <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} />
       </div>
-      <RunHeader run={run} />
-      <DecisionPanel data={await getDecisionPanelData(run.id)} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
+      <RunHeader run={run} decisions={decisionPanel?.decisions ?? []} />
+      <DecisionPanel data={decisionPanel} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
       <RunGraphSection runId={run.id} />
       <RunFindings findings={run.findings} />
       <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} />
