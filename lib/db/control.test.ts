@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/test-databases";
 import { ingestLines, loopLines } from "./testing/decision-runs";
@@ -75,5 +77,32 @@ describe.each(kinds)("delivering decisions to the runtime (%s)", (kind) => {
     setTimeout(() => abort.abort(), 100);
     expect(await waitForPendingDecision(t.db, "r5", { timeoutMs: 20_000, signal: abort.signal })).toBeNull();
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe.runIf(kinds.includes("postgres"))("decisions across servers on one PostgreSQL", () => {
+  it("a decision made through one server wakes a long-poll held by another process at once (LISTEN/NOTIFY)", async () => {
+    const t = await createTestDb("postgres");
+    try {
+      await ingestLines(t.db, loopLines("x1", { rounds: 3 }));
+      const state = (await readRunControlState(t.db, "x1"))!;
+      const child = spawn(process.execPath, ["--import", "tsx", resolve(__dirname, "testing/wait-decision.ts"), t.config.kind === "postgres" ? t.config.url : "", "x1"], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (c) => (out += String(c)));
+      await new Promise<void>((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error(`the other server did not start waiting: ${out}`)), 15_000);
+        child.stdout.on("data", () => out.includes("waiting") && (clearTimeout(timer), ok()));
+      });
+      const decidedAt = Date.now();
+      const r = await recordDecision(t.db, { runId: "x1", haltKey: state.haltKey!, action: "resume", directive: null, budgetDelta: { maxCycleIterations: 2 }, provider: null, by: "ada" });
+      expect(r.ok).toBe(true);
+      await new Promise((ok) => child.on("exit", ok));
+      const got = JSON.parse(out.trim().split("\n").at(-1)!) as { decisionId: string; waitedMs: number };
+      expect(got.decisionId).toBe(r.ok ? r.decision.id : "");
+      // Polling alone would take up to 8 s; the notification arrives in well under one.
+      expect(Date.now() - decidedAt).toBeLessThan(3000);
+    } finally {
+      await t.destroy();
+    }
   });
 });

@@ -56,9 +56,25 @@ function emitter(): EventEmitter {
   return globalForControl.loopscopeDecisions;
 }
 
-/** Wakes the long-polls of this process waiting on the run (other processes see it by polling). */
-export function notifyDecision(runId: string): void {
+/**
+ * Wakes the long-polls waiting on the run: of this process at once, and on
+ * PostgreSQL of every other server too (NOTIFY, which each server LISTENs to;
+ * see `listenForDecisions`). SQLite has one writing process: the local wake
+ * is enough, and polling still covers any other.
+ */
+export async function notifyDecision(db: SqlDb, runId: string): Promise<void> {
   emitter().emit(runId);
+  if (db.kind === "postgres") await db.run(`SELECT pg_notify('${DECISION_CHANNEL}', ?)`, [runId]);
+}
+
+const DECISION_CHANNEL = "loopscope_decision";
+const listening = new WeakSet<SqlDb>();
+
+/** Subscribes this process to other servers' decisions (PostgreSQL), once per connection. */
+function listenForDecisions(db: SqlDb): void {
+  if (!db.listen || listening.has(db)) return;
+  listening.add(db);
+  db.listen(DECISION_CHANNEL, (runId) => emitter().emit(runId));
 }
 
 /** The oldest unacknowledged decision of the run, marked delivered; null when there is none. */
@@ -86,6 +102,7 @@ export interface WaitOptions {
  * `timeoutMs` (or when `signal` aborts, e.g. the runtime hung up).
  */
 export async function waitForPendingDecision(db: SqlDb, runId: string, opts: WaitOptions): Promise<ControlDecision | null> {
+  listenForDecisions(db);
   const deadline = Date.now() + Math.max(0, opts.timeoutMs);
   const pollMs = opts.pollMs ?? 250;
   for (;;) {

@@ -75,7 +75,7 @@ export async function recordDecision(db: SqlDb, input: DecisionInput, now = Date
     const stored = await findDecision(tx, input.runId, input.haltKey);
     return { ok: true, decision: stored! };
   });
-  if (result.ok) notifyDecision(input.runId);
+  if (result.ok) await notifyDecision(db, input.runId);
   return result;
 }
 

@@ -22,6 +22,12 @@ export interface SqlDb {
   runBatch(sql: string, paramsList: SqlValue[][]): Promise<number[]>;
   /** Runs `fn` in one transaction (serialised per connection for SQLite). */
   transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: calls `onMessage` with each NOTIFY payload on `channel`,
+   * from any process on the database, over a dedicated connection that is
+   * re-opened when it drops. Undefined on SQLite (one process writes).
+   */
+  listen?(channel: string, onMessage: (payload: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -120,6 +126,31 @@ function openPostgres(url: string): SqlDb {
     }
     return t;
   };
+  const listeners = new Map<string, ((payload: string) => void)[]>();
+  let listener: pg.Client | null = null;
+  let closed = false;
+  const connectListener = async (): Promise<void> => {
+    if (closed || listener) return;
+    const client = new pg.Client({ connectionString: url });
+    listener = client;
+    const reconnect = () => {
+      if (listener !== client) return;
+      listener = null;
+      client.end().catch(() => undefined);
+      if (!closed) setTimeout(() => void connectListener(), 1000).unref();
+    };
+    client.on("error", reconnect);
+    client.on("end", reconnect);
+    client.on("notification", (n) => {
+      for (const fn of listeners.get(n.channel) ?? []) fn(n.payload ?? "");
+    });
+    try {
+      await client.connect();
+      for (const channel of listeners.keys()) await client.query(`LISTEN "${channel.replace(/"/g, "")}"`);
+    } catch {
+      reconnect();
+    }
+  };
   const over = (q: pg.Pool | pg.PoolClient, inTx: boolean): SqlDb => {
     const api: SqlDb = {
       kind: "postgres",
@@ -155,7 +186,17 @@ function openPostgres(url: string): SqlDb {
           client.release();
         }
       },
+      listen(channel: string, onMessage: (payload: string) => void) {
+        const first = !listeners.has(channel);
+        listeners.set(channel, [...(listeners.get(channel) ?? []), onMessage]);
+        if (!listener) void connectListener();
+        else if (first) listener.query(`LISTEN "${channel.replace(/"/g, "")}"`).catch(() => undefined);
+      },
       async close() {
+        closed = true;
+        const l = listener;
+        listener = null;
+        await l?.end().catch(() => undefined);
         await pool.end();
       },
     };
