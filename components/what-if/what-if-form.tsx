@@ -6,6 +6,7 @@ import type { DetectorConfig, DetectorPresetName } from "@/lib/domain/detector";
 import { runWhatIfAction, type WhatIfState } from "@/lib/actions/what-if";
 import { DetectorFields } from "@/components/settings/detector-fields";
 import { WhatIfResults } from "./what-if-results";
+import { RUN_FORMATS } from "@/lib/format/runs-query";
 
 const INITIAL: WhatIfState = { status: "idle", errors: {}, message: null, rows: [], summary: null, truncated: false, elapsedMs: 0 };
 
@@ -40,7 +41,7 @@ export function WhatIfForm({ presets, preset: initialPreset, overrides, filter }
               <label className="field"><span>Profile</span><input name="profile" defaultValue={filter.profile ?? ""} placeholder="any" /></label>
               <label className="field"><span>Format</span>
                 <select name="format" defaultValue={filter.format ?? ""}>
-                  <option value="">any</option>{["protocol", "sdd-report", "sdd-events", "workflow-events"].map((s) => <option key={s}>{s}</option>)}
+                  <option value="">any</option>{RUN_FORMATS.map((s) => <option key={s}>{s}</option>)}
                 </select></label>
               <label className="field"><span>Started from (UTC)</span><input name="from" type="date" />{err.from ? <em className="field-error">{err.from}</em> : null}</label>
               <label className="field"><span>Started until (UTC)</span><input name="to" type="date" />{err.to ? <em className="field-error">{err.to}</em> : null}</label>

@@ -6,6 +6,7 @@ import type { WhatIfHalt, WhatIfSummary, RunTotals } from "@/lib/domain/what-if/
 import { getSql } from "@/lib/db/client";
 import { runWhatIf } from "@/lib/db/what-if";
 import { readDetectorForm } from "./detector-form";
+import { RUN_FORMATS } from "@/lib/format/runs-query";
 import { authorizeAction } from "@/lib/auth/access";
 
 export interface WhatIfResultRow {
@@ -39,7 +40,7 @@ const FilterSchema = z.object({
   status: z.enum(["", "running", "halted", "paused", "done", "stopped", "failed"]).optional(),
   terminalStatus: z.enum(["", "done_success", "done_partial", "aborted_stuck", "aborted_constraint"]).optional(),
   profile: z.string().trim().max(100).optional(),
-  format: z.enum(["", "protocol", "sdd-report", "sdd-events", "workflow-events"]).optional(),
+  format: z.enum(["", ...RUN_FORMATS]).optional(),
   from: date,
   to: date,
   limit: z.coerce.number().int().min(1).max(5000).default(1000),

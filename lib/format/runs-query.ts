@@ -14,7 +14,7 @@ export const RUN_SORT_KEYS = [
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export type RunSortDir = "asc" | "desc";
 
-export const RUN_FORMATS = ["protocol", "sdd-report", "sdd-events", "workflow-events"] as const;
+export const RUN_FORMATS = ["protocol", "sdd-report", "sdd-events", "workflow-events", "claude-code"] as const;
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 50;
 /** Filter value for "no terminal status" / "no halt reason". */

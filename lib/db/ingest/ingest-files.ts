@@ -42,12 +42,13 @@ interface SourceRow {
 /**
  * Formats read again from the start whenever they change, rather than from the
  * committed offset: markdown documents are parsed whole, and the mappers of the
- * two foreign event formats carry state from earlier lines to later ones (a
- * turn's tokens, the node a stall belongs to, the run an approval resumes), so
+ * foreign event formats carry state from earlier lines to later ones (a turn's
+ * tokens, the node a stall belongs to, the run an approval resumes, the
+ * Claude Code tool call a result answers), so
  * resuming mid-file would store different events. Stored ids make the re-read
  * lines duplicates; these files are one run (or thread) each, so it stays cheap.
  */
-const REREAD_FORMATS = new Set(["sdd-report", "retrospectives", "sdd-events", "workflow-events"]);
+const REREAD_FORMATS = new Set(["sdd-report", "retrospectives", "sdd-events", "workflow-events", "claude-code"]);
 
 /** Ingests files and folders (recursively); returns what was stored. */
 export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: IngestOptions = {}): Promise<IngestSummary> {

@@ -4,6 +4,7 @@
  */
 import type { SourceFormat } from "../protocol/types";
 import { isJsonObject } from "./json-line";
+import { CLAUDE_CODE_RECORD_TYPES } from "./claude-code-records";
 
 /** A detected format: a `SourceFormat`, `retrospectives` (read as `sdd-report`), or why none applies. */
 export type DetectedFormat = SourceFormat | "retrospectives" | "unknown" | "binary";
@@ -36,7 +37,7 @@ const WORKFLOW_TYPE_PREFIXES = ["message.assistant.", "approval."];
 const REPORT_HEADING = /^#\s+Run Report:\s*\S/i;
 const RETROSPECTIVE_HEADING = /^##\s+Run\s+.+?\s+\(ID:\s*[^)\s][^)]*\)/i;
 
-type JsonVote = "protocol" | "sdd-events" | "workflow-events";
+type JsonVote = "protocol" | "sdd-events" | "workflow-events" | "claude-code";
 
 /**
  * The format of a source from its first text: `binary` for a NUL character,
@@ -118,6 +119,8 @@ function decide(votes: Set<JsonVote>): DetectedFormat {
   if (votes.has("workflow-events")) return "workflow-events";
   if (votes.has("sdd-events")) return "sdd-events";
   if (votes.has("protocol")) return "protocol";
+  // Last: a Claude Code record never votes for anything else, and never has a runId.
+  if (votes.has("claude-code")) return "claude-code";
   return "unknown";
 }
 
@@ -125,10 +128,23 @@ function classifyObject(obj: Record<string, unknown>): JsonVote | null {
   const type = obj.type;
   if (typeof type !== "string") return null;
   if ("timestamp" in obj && !("ts" in obj) && ("threadId" in obj || "payload" in obj)) return "sdd-events";
-  if (!("runId" in obj)) return null;
+  if (!("runId" in obj)) return isClaudeCodeRecord(type, obj) ? "claude-code" : null;
   if (isWorkflowType(type) || typeof obj.nodeId === "string") return "workflow-events";
   if ("ts" in obj || "id" in obj) return "protocol";
   return null;
+}
+
+/**
+ * A Claude Code transcript record (`real-traces/claude-code/FORMAT.md`): one
+ * of its record types with its envelope (`sessionId` plus `uuid` or
+ * `parentUuid`), or one of the two envelope-less records with their own keys
+ * (a `summary` with `leafUuid`, a `file-history-snapshot` with `snapshot`).
+ */
+function isClaudeCodeRecord(type: string, obj: Record<string, unknown>): boolean {
+  if (!CLAUDE_CODE_RECORD_TYPES.has(type)) return false;
+  if (type === "summary") return typeof obj.leafUuid === "string";
+  if (type === "file-history-snapshot") return isJsonObject(obj.snapshot) && "messageId" in obj;
+  return typeof obj.sessionId === "string" && ("uuid" in obj || "parentUuid" in obj);
 }
 
 function isWorkflowType(type: string): boolean {
@@ -137,6 +153,8 @@ function isWorkflowType(type: string): boolean {
 
 /** Key sniffing for a line that does not parse (typically cut short). */
 function sniffJsonLine(line: string): JsonVote | null {
+  // A Claude Code record starts with its envelope; its `type` may come after a long message.
+  if (!line.includes('"runId"') && line.includes('"sessionId"') && line.includes('"parentUuid"')) return "claude-code";
   if (!line.includes('"type"')) return null;
   if (line.includes('"timestamp"') && (line.includes('"threadId"') || line.includes('"payload"'))) {
     return "sdd-events";

@@ -39,5 +39,6 @@ export { DIAGNOSTIC_EVIDENCE_MIN_COUNT, listReportLoopEvidence, type LoopEvidenc
 export { parseRetrospectives, PHASE_NODES, splitPhases } from "./retrospectives";
 export { createSddEventsMapper } from "./sdd-events";
 export { createWorkflowEventsMapper, STALL_HOLD_LINES } from "./workflow-events";
+export { createClaudeCodeMapper } from "./claude-code";
 export { createProtocolMapper, type LineMapper } from "./line-mapper";
 export { RUN_STATUS_TYPE, type RunStatusEvent, type RunStatusFields } from "./extension-events";

@@ -14,6 +14,7 @@ import { parseRetrospectives } from "./retrospectives";
 import { createSddEventsMapper } from "./sdd-events";
 import { parseSddReport } from "./sdd-report";
 import { createWorkflowEventsMapper } from "./workflow-events";
+import { createClaudeCodeMapper } from "./claude-code";
 
 /** A parse item with the byte offset just after the line that produced it. */
 export type SourceItem = ParseItem & { endOffset?: number };
@@ -46,7 +47,7 @@ export const MAX_DOCUMENT_BYTES = 16 << 20;
 
 /** The one error of a source that matches no supported format (`line: null`, `detector.md`). */
 export const UNSUPPORTED_FORMAT_MESSAGE =
-  "not a supported format (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events or graph-workflow events)";
+  "not a supported format (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events, graph-workflow events or a Claude Code transcript)";
 
 /** Lines looked at for detection: more than `DETECT_MAX_LINES`, to get past blank lines. */
 const DETECT_HEAD_NEWLINES = 64;
@@ -107,6 +108,7 @@ export async function* parseSource(
 export function createLineMapper(format: SourceFormat, sourceKey: string): LineMapper {
   if (format === "sdd-events") return createSddEventsMapper(sourceKey);
   if (format === "workflow-events") return createWorkflowEventsMapper(sourceKey);
+  if (format === "claude-code") return createClaudeCodeMapper();
   return createProtocolMapper();
 }
 

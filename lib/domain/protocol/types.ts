@@ -197,4 +197,4 @@ export function isEventType<T extends KnownEventType>(
 }
 
 /** The input formats Loopscope reads, as `loopscope detect --json` names them. */
-export type SourceFormat = "protocol" | "sdd-report" | "sdd-events" | "workflow-events";
+export type SourceFormat = "protocol" | "sdd-report" | "sdd-events" | "workflow-events" | "claude-code";

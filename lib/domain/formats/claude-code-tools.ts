@@ -1,0 +1,112 @@
+/**
+ * The protocol events of one Claude Code tool call, built once its
+ * `tool_result` has arrived: `tool.called` always, `verify.result` for a Bash
+ * command that runs tests or a commit, `artifact.diff` for an edit tool whose
+ * result carries a `structuredPatch`.
+ */
+import { isJsonObject } from "./json-line";
+import { readNumber, readObject, readString } from "./foreign-envelope";
+import { hashToolOutput, isVerifyCommand, isWithoutOutcome, readExitCode } from "./claude-code-commands";
+
+/** A `tool_use` waiting for its result. */
+export interface PendingToolCall {
+  /** `uuid` of the assistant record and the block's index in it: the call's stable id. */
+  uuid: string;
+  index: number;
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  node: string;
+  /** When the model asked for the call: the ts of the call's events. */
+  ts: string;
+}
+
+/** The result of a call, read from its user record. */
+export interface ToolOutcome {
+  text: string;
+  isError: boolean;
+  /** The record's `toolUseResult` (a tool-specific structured copy, or an error string). */
+  toolUseResult: unknown;
+  /** When the result was written. */
+  ts: string;
+}
+
+/** The most of a result's text kept as a `verify.result.stderr` (the failure signature reads 20 lines). */
+export const MAX_STDERR_CHARS = 64 * 1024;
+
+const EDIT_TOOLS = new Set(["Edit", "MultiEdit", "Write"]);
+
+/**
+ * The events of a finished call, in order: `tool.called` (`<uuid>:<index>`),
+ * then `verify.result` (`…:verify`) and `artifact.diff` (`…:diff`) when they
+ * apply. Events are plain objects, not yet validated. They take the time of
+ * the `tool_use` record, which comes before the records of the same model
+ * call that follow it, so events arrive nearly in time order; `durationMs`
+ * (an extension field) is the time until the result.
+ */
+export function buildToolEvents(runId: string, call: PendingToolCall, outcome: ToolOutcome): Record<string, unknown>[] {
+  const id = `${call.uuid}:${call.index}`;
+  const base = { v: 1, runId, ts: call.ts, node: call.node };
+  const durationMs = Date.parse(outcome.ts) - Date.parse(call.ts);
+  const events: Record<string, unknown>[] = [
+    {
+      ...base,
+      id,
+      type: "tool.called",
+      tool: call.name,
+      args: call.input,
+      ok: !outcome.isError,
+      outputHash: hashToolOutput(outcome.text),
+      durationMs: Number.isFinite(durationMs) && durationMs >= 0 ? durationMs : undefined,
+      toolUseId: call.toolUseId,
+    },
+  ];
+  const command = call.name === "Bash" ? readString(readObject(call.input).command) : undefined;
+  if (command !== undefined && isVerifyCommand(command) && !isWithoutOutcome(outcome.text, outcome.toolUseResult)) {
+    const exitCode = readExitCode(outcome.text);
+    const passed = !outcome.isError && (exitCode === undefined || exitCode === 0);
+    const stderr = outcome.text.length > MAX_STDERR_CHARS ? outcome.text.slice(0, MAX_STDERR_CHARS) : outcome.text;
+    events.push({ ...base, id: `${id}:verify`, type: "verify.result", command, passed, exitCode, stderr, toolUseId: call.toolUseId });
+  }
+  if (EDIT_TOOLS.has(call.name) && !outcome.isError && isJsonObject(outcome.toolUseResult)) {
+    const diff = buildEditDiff(outcome.toolUseResult, call.input);
+    if (diff !== null) events.push({ ...base, id: `${id}:diff`, type: "artifact.diff", ...diff, toolUseId: call.toolUseId });
+  }
+  return events;
+}
+
+/**
+ * The change an Edit/MultiEdit/Write result describes: its file, and a
+ * unified diff rebuilt from `structuredPatch` (or, for a Write that created
+ * the file, from its `content`). A result without either gives the file only:
+ * such a diff has no hash, so the detector leaves it out of diff signals.
+ */
+export function buildEditDiff(result: Record<string, unknown>, input: unknown): { files: string[]; patch?: string } | null {
+  const path = readString(result.filePath) ?? readString(readObject(input).file_path);
+  if (path === undefined) return null;
+  const hunks = Array.isArray(result.structuredPatch) ? result.structuredPatch.map(formatHunk).filter((h) => h !== null) : [];
+  if (hunks.length > 0) return { files: [path], patch: `--- ${path}\n+++ ${path}\n${hunks.join("\n")}\n` };
+  const content = result.content;
+  if (result.type === "create" && typeof content === "string") return { files: [path], patch: formatCreation(path, content) };
+  return { files: [path] };
+}
+
+/** One `structuredPatch` hunk as unified-diff text, or null when malformed. */
+function formatHunk(hunk: unknown): string | null {
+  if (!isJsonObject(hunk) || !Array.isArray(hunk.lines)) return null;
+  const oldStart = readNumber(hunk.oldStart);
+  const oldLines = readNumber(hunk.oldLines);
+  const newStart = readNumber(hunk.newStart);
+  const newLines = readNumber(hunk.newLines);
+  if (oldStart === undefined || oldLines === undefined || newStart === undefined || newLines === undefined) return null;
+  const lines = hunk.lines.filter((line): line is string => typeof line === "string");
+  return [`@@ -${oldStart},${oldLines} +${newStart},${newLines} @@`, ...lines].join("\n");
+}
+
+/** A new file's content as a unified diff against `/dev/null`. */
+function formatCreation(path: string, content: string): string {
+  const lines = content.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const body = lines.map((line) => `+${line}\n`).join("");
+  return `--- /dev/null\n+++ ${path}\n@@ -0,0 +1,${lines.length} @@\n${body}`;
+}
