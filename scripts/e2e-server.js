@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { buildIsFresh, nextBin, removeSqlite, runStep, serve } from "./run-steps.js";
+import { buildIsFresh, nextBin, recreatePostgres, removeSqlite, runStep, serve } from "./run-steps.js";
 
 const port = Number(process.argv[2] ?? 3100);
 mkdirSync("data", { recursive: true });
@@ -47,20 +47,6 @@ function e2ePassword(role) {
 function freshSqlite(file) {
   removeSqlite(file);
   return `file:${file}`;
-}
-
-/** Drops and creates a scratch database on the local server (trust auth); returns its URL. */
-async function recreatePostgres(name) {
-  const { default: pg } = await import("pg");
-  const admin = process.env.LOOPSCOPE_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 async function waitForBuild(ms) {

@@ -51,3 +51,31 @@ export function serve(port, hostname, env) {
   child.on("exit", (code) => process.exit(code ?? 0));
   return child;
 }
+
+/** Drops and creates a scratch database on the local PostgreSQL (trust auth); returns its URL. */
+export async function recreatePostgres(name) {
+  const { default: pg } = await import("pg");
+  const admin = process.env.LOOPSCOPE_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Waits until `url` answers 2xx, or throws after `ms`. */
+export async function waitForUrl(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${ms / 1000} s`);
+}

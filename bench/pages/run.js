@@ -13,7 +13,7 @@ import { createServer } from "node:net";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { register } from "tsx/esm/api";
-import { buildIsFresh, nextBin, runStep } from "../../scripts/run-steps.js";
+import { buildIsFresh, nextBin, runStep, waitForUrl } from "../../scripts/run-steps.js";
 import { BIG_RUN_ID, seedDatabase } from "./seed.js";
 import { createBenchSession } from "../bench-session.js";
 
@@ -55,7 +55,7 @@ const stop = () => server.kill("SIGTERM");
 process.on("exit", stop);
 const base = `http://127.0.0.1:${port}`;
 try {
-  await waitFor(`${base}/api/health`, 60_000);
+  await waitForUrl(`${base}/api/health`, 60_000);
   await measure(base);
 } finally {
   stop();
@@ -110,19 +110,6 @@ function computeStats(values) {
 
 function formatMs(ms) {
   return ms.toFixed(1).padStart(8);
-}
-
-async function waitFor(url, ms) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not answer within ${ms / 1000} s`);
 }
 
 function findFreePort() {

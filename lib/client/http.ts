@@ -76,6 +76,14 @@ export async function errorOf(res: Response): Promise<LoopscopeClientError> {
   );
 }
 
+/** A Retry-After header (seconds, or an HTTP date) in milliseconds, at most a minute; 0 when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (!header) return 0;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
+  return Number.isFinite(ms) ? Math.min(60_000, Math.max(0, ms)) : 0;
+}
+
 /**
  * Repeats `attempt` while the server is unreachable or answers a retryable
  * status, with backoff; resolves with the first other answer. Stops (with the
@@ -87,15 +95,18 @@ export async function withRetry(
 ): Promise<Response> {
   for (let n = 0; ; n++) {
     let failure: unknown;
+    let told = 0;
     try {
       const res = await attempt();
       if (!isRetryableStatus(res.status)) return res;
+      told = retryAfterMs(res.headers.get("retry-after"));
       failure = await errorOf(res);
     } catch (error) {
       failure = error;
     }
     if (opts.signal?.aborted) throw failure;
-    await sleep(backoffDelay(n, opts.backoff), opts.signal);
+    // A server at capacity says when to come back (429/503 Retry-After): never sooner than that.
+    await sleep(Math.max(told, backoffDelay(n, opts.backoff)), opts.signal);
     if (opts.signal?.aborted) throw failure;
   }
 }

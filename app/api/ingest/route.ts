@@ -2,6 +2,7 @@ import { getSql } from "@/lib/db/client";
 import { BodyTooLargeError, ingestApiLines, maxBodyBytes, readBodyLines } from "@/lib/db/ingest/api-ingest";
 import { jsonError } from "@/lib/http/api-auth";
 import { requireApiKey } from "@/lib/http/require-api-key";
+import { admitIngest, busyResponse } from "@/lib/http/admission";
 
 export const dynamic = "force-dynamic";
 
@@ -10,9 +11,19 @@ export const dynamic = "force-dynamic";
  * API key (`Authorization: Bearer lsk_…`). 200 when every line was stored (or
  * was a duplicate), 207 with per-line errors when some were rejected and the
  * rest stored, 400 when no line was valid, 413 over the size limit (checked
- * before parsing), 401 without a valid key.
+ * before parsing), 401 without a valid key, 429 with Retry-After past capacity.
  */
 export async function POST(request: Request): Promise<Response> {
+  const release = admitIngest();
+  if (!release) return busyResponse();
+  try {
+    return await ingest(request);
+  } finally {
+    release();
+  }
+}
+
+async function ingest(request: Request): Promise<Response> {
   const key = await requireApiKey(request, "ingest");
   if (key instanceof Response) return key;
   const limit = maxBodyBytes();
