@@ -38,9 +38,9 @@ async function ingest(request: Request): Promise<Response> {
   }
   if (lines.length === 0) return jsonError(400, "empty body: send one protocol event per line (NDJSON)");
   const result = await ingestApiLines(await getSql(), lines, `api:${key.name}`);
-  const status = result.errors.length === 0 ? 200 : result.stored + result.duplicate > 0 ? 207 : 400;
+  const status = result.rejected === 0 ? 200 : result.stored + result.duplicate > 0 ? 207 : 400;
   return Response.json(
-    { stored: result.stored, duplicate: result.duplicate, rejected: result.errors.length, errors: result.errors, runs: result.runs },
+    { stored: result.stored, duplicate: result.duplicate, rejected: result.rejected, errors: result.errors, runs: result.runs },
     { status },
   );
 }

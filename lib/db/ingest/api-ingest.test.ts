@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testDatabaseKinds, type TestDatabase } from "../testing/test-databases";
-import { BodyTooLargeError, ingestApiLines, readBodyLines } from "./api-ingest";
+import { BodyTooLargeError, ingestApiLines, MAX_REPORTED_ERRORS, readBodyLines } from "./api-ingest";
 import { IngestWriter, emptyCounts } from "./writer";
 import { openSqlDb } from "../sql";
 
@@ -50,6 +50,31 @@ describe.each(kinds)("API ingest into %s", (kind) => {
     await send(3, 3);
     const f = await t.db.get<{ limit: number }>(`SELECT "limit" FROM "Finding" WHERE "runId" = 'cfg'`);
     expect(Number(f?.limit)).toBe(2);
+  });
+
+  it("a body of junk lines is counted, not stored line by line, and answered at once; valid lines around it are kept", async () => {
+    const junk = Array.from({ length: 200_000 }, () => "x");
+    const text = [line("j", 1), ...junk, line("j", 2), "[1]", line("j", 3)].join("\n");
+    const started = performance.now();
+    const r = await ingestApiLines(t.db, await readBodyLines(body(text), 8 << 20), "api:junk");
+    const ms = performance.now() - started;
+    expect(r.stored).toBe(3);
+    expect(r.rejected).toBe(200_001);
+    expect(r.errors).toHaveLength(MAX_REPORTED_ERRORS);
+    expect(r.errors[0]).toEqual({ line: 2, message: "not JSON: an event is one JSON object per line" });
+    // The first bad lines with their line numbers, then one row saying how many more.
+    expect(await count(`SELECT COUNT(*) AS "n" FROM "IngestError" WHERE "source" = 'api:junk'`)).toBe(MAX_REPORTED_ERRORS + 1);
+    const more = await t.db.get<{ message: string }>(`SELECT "message" FROM "IngestError" WHERE "source" = 'api:junk' AND "line" IS NULL`);
+    expect(more?.message).toBe(`${200_001 - MAX_REPORTED_ERRORS} more bad lines after line ${MAX_REPORTED_ERRORS + 1} in this request (counted, not stored one by one)`);
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it("a line nested thousands of levels deep is refused alone; the batch's other runs are stored", async () => {
+    const deep = `{"v":1,"id":"d1","runId":"deep","ts":"2026-01-01T00:00:01Z","type":"node.completed","node":"coder","output":{"structured":${"[".repeat(4500)}${"]".repeat(4500)}}}`;
+    const r = await ingestApiLines(t.db, await readBodyLines(body([line("ok-run", 1), deep, line("ok-run", 2)].join("\n")), 1 << 20), "api:test");
+    expect(r.stored).toBe(2);
+    expect(r.errors).toEqual([{ line: 2, message: "not accepted: JSON nested deeper than 200 levels" }]);
+    expect(await count(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "runId" = 'ok-run'`)).toBe(2);
   });
 
   it("payloads that try to set visibility, roles or prototype properties change nothing of that", async () => {

@@ -47,9 +47,19 @@ export async function readBodyLines(body: ReadableStream<Uint8Array> | null, lim
 export interface ApiIngestResult {
   stored: number;
   duplicate: number;
+  /** Every line refused. */
+  rejected: number;
+  /** The first `MAX_REPORTED_ERRORS` of them, with line and reason (all of them are counted in `rejected`). */
   errors: { line: number; message: string }[];
   runs: string[];
 }
+
+/**
+ * Bad lines reported and stored one by one per request: a body of millions of
+ * junk lines is counted, not stored as millions of error rows (which blocked
+ * the server for minutes and every later page of that key's runs).
+ */
+export const MAX_REPORTED_ERRORS = 100;
 
 let sharedWriter: { db: SqlDb; version: number; writer: Promise<IngestWriter> } | null = null;
 
@@ -70,30 +80,42 @@ async function writerFor(db: SqlDb): Promise<IngestWriter> {
 export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: string): Promise<ApiIngestResult> {
   const items: ParseItem[] = [];
   const errors: { line: number; message: string }[] = [];
+  let rejected = 0;
+  const reject = (line: number, message: string) => {
+    rejected++;
+    if (errors.length >= MAX_REPORTED_ERRORS) return;
+    errors.push({ line, message });
+    items.push({ kind: "error", line, message });
+  };
   for (const l of lines) {
     if ("error" in l) {
-      errors.push({ line: l.line, message: l.error });
-      items.push({ kind: "error", line: l.line, message: l.error });
+      reject(l.line, l.error);
+      continue;
+    }
+    // A protocol event is a JSON object: anything else is refused without parsing it.
+    if (l.text.trimStart()[0] !== "{") {
+      reject(l.line, "not JSON: an event is one JSON object per line");
       continue;
     }
     const r = parseProtocolLine(l.text);
     if (r.ok && r.event.type === "human.decision") {
       // Only the dashboard records a person's decision (with who and when, first one wins):
       // an agent that could send one could resume itself past its own halt.
-      const message = `human.decision is recorded by the dashboard when a person decides; a runtime cannot send it (use GET /api/runs/{runId}/control to receive decisions)`;
-      errors.push({ line: l.line, message });
-      items.push({ kind: "error", line: l.line, message });
+      reject(l.line, `human.decision is recorded by the dashboard when a person decides; a runtime cannot send it (use GET /api/runs/{runId}/control to receive decisions)`);
     } else if (r.ok) {
       items.push({ kind: "event", event: r.event, line: l.line, raw: l.text, sourceType: r.event.type, format: "protocol", tsMs: r.tsMs });
     } else {
-      errors.push({ line: l.line, message: r.message });
-      items.push({ kind: "error", line: l.line, message: r.message });
+      reject(l.line, r.message);
     }
+  }
+  if (rejected > errors.length) {
+    const last = errors.at(-1)?.line ?? 0;
+    items.push({ kind: "error", line: null, message: `${rejected - errors.length} more bad lines after line ${last} in this request (counted, not stored one by one)` });
   }
   const counts = emptyCounts();
   const sourceId = await apiSourceId(db, sourceName);
   await (await writerFor(db)).writeBatch(items, { sourceId, name: sourceName }, counts);
-  return { stored: counts.eventsNew, duplicate: counts.eventsDuplicate, errors, runs: [...counts.runsTouched].sort() };
+  return { stored: counts.eventsNew, duplicate: counts.eventsDuplicate, rejected, errors, runs: [...counts.runsTouched].sort() };
 }
 
 async function apiSourceId(db: SqlDb, name: string): Promise<number> {

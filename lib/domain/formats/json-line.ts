@@ -30,11 +30,40 @@ export function parseJsonObject(text: string): JsonObjectResult {
 
 /** Parses JSON text; a syntax error becomes `not JSON: <the parser's message>`. */
 export function parseJsonValue(text: string): JsonValueResult {
+  if (text.length >= DEPTH_SCAN_MIN_CHARS && exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
+    return { ok: false, message: `not accepted: JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
     return { ok: false, message: `not JSON: ${describeJsonError(error)}` };
   }
+}
+
+/**
+ * The deepest nesting a line may have. JSON.parse accepts thousands of levels
+ * but JSON.stringify (hashing, storing, answering) overflows the stack on them:
+ * such a line is refused at the door, alone, and the rest of its batch kept.
+ * Only lines long enough to hold that many brackets are scanned.
+ */
+export const MAX_JSON_DEPTH = 200;
+const DEPTH_SCAN_MIN_CHARS = 2 * MAX_JSON_DEPTH;
+
+/** True when brackets outside strings nest deeper than `max` in `text`. */
+export function exceedsJsonDepth(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
 }
 
 /** True for a non-null, non-array object (what a JSON object parses to). */
