@@ -100,4 +100,13 @@ test.describe("a server of its own", () => {
     expect(received.filter((b) => b.includes(runId))).toHaveLength(1);
     expect(JSON.parse(received.find((b) => b.includes(runId))!)).toMatchObject({ runId, event: "halted", url: `http://127.0.0.1:${port}/runs/${runId}` });
   });
+
+  test("killing the `loopscope serve` wrapper with SIGKILL takes its server down too (no orphan on the port)", async () => {
+    test.setTimeout(90_000);
+    await kill();
+    const wrapper = spawn(process.execPath, ["bin/loopscope.js", "serve", "--port", String(port), "--hostname", "127.0.0.1"], { env, stdio: "ignore" });
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+    wrapper.kill("SIGKILL");
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).then(() => "up", () => "down")), { timeout: 10_000 }).toBe("down");
+  });
 });

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { getSql, closeDb } from "@/lib/db/client";
 import { parseArgs, UsageError } from "./args";
 
@@ -16,7 +17,11 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   await closeDb();
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const hostname = String(args.flags.get("hostname") ?? "0.0.0.0");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", hostname], { stdio: "inherit", env: { ...process.env, PORT: port } });
+  // The server exits with this wrapper, even when the wrapper is SIGKILLed (exit-with-parent.cjs).
+  const preload = fileURLToPath(new URL("./exit-with-parent.cjs", import.meta.url));
+  const child = spawn(process.execPath, ["--require", preload, nextBin, "start", "-p", port, "-H", hostname], {
+    stdio: "inherit", env: { ...process.env, PORT: port, LOOPSCOPE_PARENT_PID: String(process.pid) },
+  });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);
