@@ -77,6 +77,29 @@ describe.each(kinds)("API ingest into %s", (kind) => {
     expect(await count(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "runId" = 'ok-run'`)).toBe(2);
   });
 
+  it("numbers and text that a column cannot hold are refused with the field's name; totals saturate alike on both databases", async () => {
+    const big = (i: number, extra: Record<string, unknown>) => line("nums", i, extra);
+    const lines = [
+      big(1, { tokens: 3_000_000_000 }),
+      big(2, { tokens: 12.5 }),
+      `{"v":1,"id":"e3","runId":"nums","ts":"2026-01-01T00:00:03Z","type":"node.completed","node":"coder","tokens":1e309}`,
+      JSON.stringify({ v: 1, id: "e4", runId: "nul\u0000run", ts: "2026-01-01T00:00:04Z", type: "run.started" }),
+      `{"v":1,"id":"e5","runId":"nums","ts":"2026-01-01T00:00:05Z","type":"run.started","title":"bad \\ud800 text"}`,
+      big(6, { tokens: 1_000_000_000 }), big(7, { tokens: 1_000_000_000 }), big(8, { tokens: 1_000_000_000 }),
+    ];
+    const r = await ingestApiLines(t.db, await readBodyLines(body(lines.join("\n")), 1 << 20), "api:test");
+    expect(r.errors).toEqual([
+      { line: 1, message: 'field "tokens" must be a whole number from 0 to 1,000,000,000 (got 3000000000)' },
+      { line: 2, message: 'field "tokens" must be a whole number from 0 to 1,000,000,000 (got 12.5)' },
+      { line: 3, message: 'field "tokens" must be a finite number (got Infinity)' },
+      { line: 4, message: 'field "runId" must not contain a NUL character (\\u0000)' },
+      { line: 5, message: 'field "title" must be valid Unicode text (it holds a lone surrogate)' },
+    ]);
+    expect(r.stored).toBe(3);
+    const run = await t.db.get<{ tokens: number }>(`SELECT "tokens" FROM "Run" WHERE "id" = 'nums'`);
+    expect(Number(run?.tokens)).toBe(2_147_483_647);
+  });
+
   it("payloads that try to set visibility, roles or prototype properties change nothing of that", async () => {
     const hostile = [
       `{"v":1,"id":"p1","runId":"proto","ts":"2026-01-01T00:00:01Z","type":"run.started","title":"t","__proto__":{"polluted":"yes","role":"admin"},"constructor":{"prototype":{"polluted":"yes"}},"visibility":"public","shared":true,"role":"admin","shareLinks":[{"tokenHash":"x"}],"createdBy":"mallory"}`,

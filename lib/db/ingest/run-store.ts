@@ -75,6 +75,10 @@ export async function insertRuntimeHalts(tx: SqlDb, runId: string, halts: readon
   }
 }
 
+/** Largest 32-bit integer: token totals stop there (PostgreSQL's integer columns), alike on both databases. */
+const INT32_MAX = 2_147_483_647;
+const saturate = (n: number) => Math.min(n, INT32_MAX);
+
 /** Writes the run's summary and the nodes and edges that changed since the last write. */
 export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFactFields | null): Promise<void> {
   const s = acc.summary();
@@ -85,7 +89,7 @@ export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFa
       "eventCount"=?,"findingCount"=?,"loopIterations"=?,"loopLimit"=?,"searchText"=?,"updatedAt"=?
       ${facts ? `,"facts"=?` : ""} WHERE "id"=?`,
     [s.title, s.ticketId, s.profile, s.status, s.terminalStatus, s.stopReason, s.haltReason, s.haltSignal, s.startedAt,
-      s.endedAt, s.lastEventAt, s.durationMs, s.steps, s.tokens, s.costUsd, s.eventCount, s.findingCount,
+      s.endedAt, s.lastEventAt, s.durationMs, s.steps, saturate(s.tokens), s.costUsd, s.eventCount, s.findingCount,
       s.loopIterations, s.loopLimit, searchText, Date.now(), ...(facts ? [JSON.stringify(facts)] : []), s.runId],
   );
   const changed = acc.graph.takeChanged();
@@ -96,7 +100,7 @@ export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFa
        "role"=excluded."role","declared"=excluded."declared","turns"=excluded."turns","tokens"=excluded."tokens",
        "costUsd"=excluded."costUsd","runtimeMs"=excluded."runtimeMs","firstSeen"=excluded."firstSeen"`,
       [s.runId, n.nodeId, n.label, n.role, tx.kind === "sqlite" ? Number(n.declared) : n.declared,
-        n.turns, n.tokens, n.costUsd, n.runtimeMs, n.firstSeen],
+        n.turns, saturate(n.tokens), n.costUsd, n.runtimeMs, n.firstSeen],
     );
   }
   for (const e of changed.edges) {

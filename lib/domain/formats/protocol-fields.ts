@@ -112,10 +112,18 @@ export function checkField(name: string, kind: FieldKind, value: unknown): strin
   }
 }
 
+/** Token counts are stored as 32-bit integers on PostgreSQL: one event's count must fit with room to add. */
+export const MAX_EVENT_TOKENS = 1_000_000_000;
+
 function checkScalar(name: string, kind: "string" | "number" | "boolean", value: unknown): string | null {
   if (kind === "number") {
-    // A JSON number is always finite; a caller's object might hold NaN or Infinity.
-    return typeof value === "number" && Number.isFinite(value) ? null : mustBe(name, "a number", value);
+    if (typeof value !== "number") return mustBe(name, "a number", value);
+    // JSON's 1e309 parses to Infinity: say so rather than "must be a number (got number)".
+    if (!Number.isFinite(value)) return `field "${name}" must be a finite number (got ${value})`;
+    if (name === "tokens" && (!Number.isInteger(value) || value < 0 || value > MAX_EVENT_TOKENS)) {
+      return `field "tokens" must be a whole number from 0 to ${MAX_EVENT_TOKENS.toLocaleString("en-US")} (got ${value})`;
+    }
+    return null;
   }
   if (typeof value === kind) return null;
   return mustBe(name, kind === "string" ? "a string" : "a boolean", value);

@@ -93,7 +93,10 @@ describe("validateProtocolEvent: fields of each type", () => {
     rejects({ ...base, type: "node.completed", node: "n", tokens: "10" }, 'field "tokens" must be a number (got string)');
     rejects({ ...base, type: "node.completed", node: "n", durationMs: true }, 'field "durationMs" must be a number (got boolean)');
     rejects({ ...base, type: "node.completed", node: "n", costUsd: {} }, 'field "costUsd" must be a number (got object)');
-    rejects({ ...base, type: "node.completed", node: "n", tokens: Number.NaN }, 'field "tokens" must be a number (got number)');
+    rejects({ ...base, type: "node.completed", node: "n", tokens: Number.NaN }, 'field "tokens" must be a finite number (got NaN)');
+    rejects({ ...base, type: "node.completed", node: "n", costUsd: Number.POSITIVE_INFINITY }, 'field "costUsd" must be a finite number (got Infinity)');
+    rejects({ ...base, type: "node.completed", node: "n", tokens: 1.5 }, 'field "tokens" must be a whole number from 0 to 1,000,000,000 (got 1.5)');
+    rejects({ ...base, type: "node.completed", node: "n", tokens: -1 }, 'field "tokens" must be a whole number from 0 to 1,000,000,000 (got -1)');
   });
 
   it("requires arrays of strings where the table says string[]", () => {

@@ -92,8 +92,29 @@ function checkEnvelope(value: Record<string, unknown>): string | number {
   if (typeof type !== "string") return mustBe("type", "a string", type);
   if (type === "") return `field "type" must not be empty`;
   const node = value.node;
-  if (node !== undefined && node !== null) return checkIdValue("node", node) ?? tsMs;
-  return tsMs;
+  if (node !== undefined && node !== null) {
+    const problem = checkIdValue("node", node);
+    if (problem !== null) return problem;
+  }
+  return checkStoredText(value) ?? tsMs;
+}
+
+/** A lone UTF-16 surrogate: not a character, and PostgreSQL cannot store it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The top-level strings of an event go into text columns (run id, title,
+ * node, reasons…): a NUL character or a lone surrogate there would be stored
+ * differently, or not at all, by PostgreSQL. Refused with the field's name,
+ * on both databases alike. (Nested values are stored as escaped JSON text.)
+ */
+function checkStoredText(value: Record<string, unknown>): string | null {
+  for (const [name, v] of Object.entries(value)) {
+    if (typeof v !== "string") continue;
+    if (v.includes("\u0000")) return `field "${name}" must not contain a NUL character (\\u0000)`;
+    if (LONE_SURROGATE.test(v)) return `field "${name}" must be valid Unicode text (it holds a lone surrogate)`;
+  }
+  return null;
 }
 
 function checkIdField(value: Record<string, unknown>, name: "id" | "runId"): string | null {
