@@ -3,8 +3,9 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { findSession, type SessionUser } from "@/lib/db/users";
 import { can, roleNeededFor, type Permission } from "@/lib/domain/access/roles";
-import { isAllowedHost, isAllowedOrigin } from "@/lib/domain/access/host-policy";
+import { isAllowedOrigin } from "@/lib/domain/access/host-policy";
 import { getHostPolicy, isSecureRequest, sessionCookieName } from "./config";
+import { isRequestHostAllowed } from "./request-client";
 
 /**
  * The one place that says who is asking and whether they may. Every page,
@@ -28,12 +29,9 @@ async function readSessionToken(): Promise<string | null> {
 export const getViewer = cache(async (): Promise<SessionUser | null> => findSession(await readSessionToken()));
 
 async function checkHost(): Promise<AccessDenied | null> {
-  const h = await headers();
-  const host = h.get("host");
-  if (!isAllowedHost(host, getHostPolicy())) {
-    return { ok: false, status: 421, message: `this server does not answer for ${host ?? "a request without Host"}: set LOOPSCOPE_URL to the address people open` };
-  }
-  return null;
+  if (await isRequestHostAllowed()) return null;
+  const host = (await headers()).get("host");
+  return { ok: false, status: 421, message: `this server does not answer for ${host ?? "a request without Host"}: set LOOPSCOPE_URL to the address people open` };
 }
 
 async function checkUser(permission: Permission): Promise<AccessGranted | AccessDenied> {
@@ -51,13 +49,7 @@ async function checkUser(permission: Permission): Promise<AccessGranted | Access
  * and its role must grant `permission`.
  */
 export async function authorizeAction(permission: Permission): Promise<AccessGranted | AccessDenied> {
-  const hostDenied = await checkHost();
-  if (hostDenied) return hostDenied;
-  const h = await headers();
-  if (!isAllowedOrigin(h.get("origin"), h.get("host"), getHostPolicy())) {
-    return { ok: false, status: 403, message: "Refused: this request did not come from Loopscope's own pages." };
-  }
-  return checkUser(permission);
+  return (await checkActionOrigin()) ?? checkUser(permission);
 }
 
 /** Same-origin check alone, for the actions a signed-out person may call (sign-in). */
@@ -88,8 +80,7 @@ export async function authorizeRoute(permission: Permission = "read"): Promise<A
  * `read` checks `can(user.role, …)` and shows why not.
  */
 export async function requirePageUser(): Promise<SessionUser> {
-  const hostDenied = await checkHost();
-  if (hostDenied) throw new Error(hostDenied.message);
+  await requireAllowedHost();
   const user = await getViewer();
   if (!user) {
     const path = (await headers()).get("x-loopscope-path") ?? "/";

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
+import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { sha256Hex } from "@/lib/domain/protocol/hashes";
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 
@@ -14,7 +15,7 @@ export function newToken(prefix: string): string {
 
 /** SHA-256 (hex) of a token: high-entropy secrets need no salt or stretching. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 // scrypt parameters: N=2^15, r=8, p=1 (OWASP's minimum for scrypt is N=2^17 with

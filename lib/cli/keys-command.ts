@@ -1,5 +1,6 @@
 import { closeDb } from "@/lib/db/client";
 import { API_KEY_SCOPES, createApiKey, listApiKeys, parseApiKeyScope, revokeApiKey } from "@/lib/db/api-keys";
+import { parseDurationMs } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
 
 export const KEYS_USAGE = `usage: loopscope keys create <name> --scope ingest|ingest+control [--expires 90d]
@@ -56,7 +57,7 @@ export async function runKeysCommand(argv: string[]): Promise<number> {
 
 /** Key lifetimes read like share links' ("90d", "12h"), without the 90-day cap. */
 function parseExpiry(value: string): number {
-  const m = /^(\d+)\s*(d|h)?$/i.exec(value.trim());
-  if (!m || Number(m[1]) === 0) throw new UsageError(`--expires takes a duration such as 90d or 12h, not "${value}"`);
-  return Number(m[1]) * (m[2]?.toLowerCase() === "h" ? 3_600_000 : 86_400_000);
+  const ms = parseDurationMs(value);
+  if (!ms) throw new UsageError(`--expires takes a duration such as 90d or 12h, not "${value}"`);
+  return ms;
 }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getPrisma } from "./client";
-import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/test-databases";
+import { describe, expect, it } from "vitest";
+import { getPrisma } from "./client";
+import { testDatabaseKinds } from "./testing/test-databases";
+import { useAppDatabase } from "./testing/app-database";
 import {
   checkPassword, consumeSignInLink, createSession, createSignInLink, createUser, deleteUserSessions, findSession,
   isSignInLinkValid, removeUser, setUserRole, upsertOidcUser, UserError,
@@ -10,23 +11,8 @@ import { createShareLink, findShareLinkId, listShareLinks, parseShareExpiry, res
 
 const kinds = await testDatabaseKinds();
 
-/** Points the app's database handle at a scratch database of `kind`. */
-function useDatabase(kind: "sqlite" | "postgres"): () => TestDatabase {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await createTestDb(kind);
-    process.env.DATABASE_URL = t.config.kind === "sqlite" ? `file:${t.config.file}` : t.config.url;
-    await closeDb();
-  });
-  afterAll(async () => {
-    await closeDb();
-    await t.destroy();
-  });
-  return () => t;
-}
-
 describe.each(kinds)("accounts, sessions, keys and share links (%s)", (kind) => {
-  const db = useDatabase(kind);
+  const db = useAppDatabase(kind);
 
   it("signs in with the right password only, and keeps the last admin", async () => {
     const ada = await createUser({ name: "Ada", role: "admin", password: "correct horse battery" });

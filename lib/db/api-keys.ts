@@ -1,5 +1,6 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { getPrisma } from "./client";
+import { hashToken, newToken } from "@/lib/auth/secrets";
 
 /**
  * API keys for the machine routes. A key has a scope: `ingest` writes events
@@ -33,7 +34,6 @@ export interface ApiKeyInfo {
   revokedBy: string | null;
 }
 
-const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
 export function parseApiKeyScope(value: unknown): ApiKeyScope | null {
   return typeof value === "string" && (API_KEY_SCOPES as readonly string[]).includes(value) ? (value as ApiKeyScope) : null;
@@ -46,12 +46,12 @@ function toInfo<T extends { scope: string }>(row: T): T & { scope: ApiKeyScope }
 /** Creates an API key; only its SHA-256 is stored. */
 export async function createApiKey(name: string, opts: { scope?: ApiKeyScope; expiresAt?: number | null; createdBy?: string | null } = {}): Promise<CreatedApiKey> {
   const prisma = await getPrisma();
-  const key = `lsk_${randomBytes(32).toString("base64url")}`;
+  const key = newToken("lsk_");
   const prefix = key.slice(0, 10);
   const id = randomUUID();
   const scope = opts.scope ?? "ingest";
   const expiresAt = opts.expiresAt ?? null;
-  await prisma.apiKey.create({ data: { id, name, prefix, hash: hashKey(key), scope, expiresAt, createdBy: opts.createdBy ?? null, createdAt: Date.now() } });
+  await prisma.apiKey.create({ data: { id, name, prefix, hash: hashToken(key), scope, expiresAt, createdBy: opts.createdBy ?? null, createdAt: Date.now() } });
   return { id, name, prefix, scope, expiresAt, key };
 }
 
@@ -59,7 +59,7 @@ export async function createApiKey(name: string, opts: { scope?: ApiKeyScope; ex
 export async function verifyApiKey(key: string | null | undefined): Promise<ApiKeyInfo | null> {
   if (!key || !key.startsWith("lsk_") || key.length > 200) return null;
   const prisma = await getPrisma();
-  const row = await prisma.apiKey.findUnique({ where: { hash: hashKey(key) }, omit: { hash: true } });
+  const row = await prisma.apiKey.findUnique({ where: { hash: hashToken(key) }, omit: { hash: true } });
   const now = Date.now();
   if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt <= now)) return null;
   // Recording use at most once a minute keeps a busy agent from writing on every request.

@@ -159,6 +159,11 @@ async function readHaltFacts(db: SqlDb, s: RunSummary, event: NotifyEvent) {
   return { halt, facts };
 }
 
+/** True when a run's state is one a rule can be about: it waits for a person, or it ended aborted_stuck. */
+export function callsForNotification(s: Pick<RunSummary, "status" | "terminalStatus">): boolean {
+  return s.status === "halted" || s.status === "paused" || s.terminalStatus === "aborted_stuck";
+}
+
 /**
  * Writes the notifications a run's new state calls for, in the writer's
  * transaction: a halt that waits (rules `halted`, and `halted_again` when a
@@ -166,9 +171,9 @@ async function readHaltFacts(db: SqlDb, s: RunSummary, event: NotifyEvent) {
  * ending. Idempotent: a key already in the outbox is skipped.
  */
 export async function enqueueRunNotifications(tx: SqlDb, s: RunSummary, rules: readonly NotifyRuleSpec[]): Promise<number> {
+  if (!callsForNotification(s)) return 0;
   const waiting = s.status === "halted" || s.status === "paused";
   const ended = s.terminalStatus === "aborted_stuck";
-  if (!waiting && !ended) return 0;
   let n = 0;
   if (waiting) {
     const { halt, facts } = await readHaltFacts(tx, s, "halted");

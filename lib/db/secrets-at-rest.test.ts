@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closeDb, getSql } from "./client";
-import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/test-databases";
+import { testDatabaseKinds } from "./testing/test-databases";
+import { useAppDatabase } from "./testing/app-database";
 import { createSession, createSignInLink, createUser } from "./users";
 import { createApiKey } from "./api-keys";
 import { createShareLink } from "./share-links";
@@ -16,18 +17,10 @@ const kinds = await testDatabaseKinds();
  * every table) contains none of the passwords, keys or tokens.
  */
 describe.each(kinds)("secrets at rest (%s)", (kind) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await createTestDb(kind);
-    process.env.DATABASE_URL = t.config.kind === "sqlite" ? `file:${t.config.file}` : t.config.url;
-    await closeDb();
-  });
-  afterAll(async () => {
-    await closeDb();
-    await t.destroy();
-  });
+  const db = useAppDatabase(kind);
 
   async function dump(): Promise<string> {
+    const t = db();
     if (t.config.kind === "postgres") return execFileSync("pg_dump", ["--data-only", "--inserts", t.config.url], { encoding: "utf8", maxBuffer: 64 << 20 });
     const sql = await getSql();
     const tables = await sql.all<{ name: string }>(`SELECT "name" FROM sqlite_master WHERE "type" = 'table'`);

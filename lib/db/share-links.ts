@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getPrisma } from "./client";
 import { hashToken, newToken } from "@/lib/auth/secrets";
+import { parseDurationMs } from "@/lib/format/values";
 
 /**
  * Share links: one run, read-only, expiring, revocable, optionally redacted,
@@ -45,9 +46,8 @@ export class ShareError extends Error {}
 /** "7d", "12h", "90d" → milliseconds; throws ShareError past 90 days or when unreadable. */
 export function parseShareExpiry(value: string | undefined): number {
   if (value === undefined || value === "") return SHARE_DEFAULT_DAYS * 86_400_000;
-  const m = /^(\d+(?:\.\d+)?)\s*(d|h|m)?$/i.exec(value.trim());
-  if (!m) throw new ShareError(`expiry "${value}" is not a duration such as 7d, 36h or 90d`);
-  const ms = Number(m[1]) * ({ d: 86_400_000, h: 3_600_000, m: 60_000 }[(m[2] ?? "d").toLowerCase() as "d" | "h" | "m"]);
+  const ms = parseDurationMs(value);
+  if (ms === null) throw new ShareError(`expiry "${value}" is not a duration such as 7d, 36h or 90d`);
   if (ms < 60_000) throw new ShareError("a share link lives at least one minute");
   if (ms > SHARE_MAX_DAYS * 86_400_000) throw new ShareError(`a share link expires within ${SHARE_MAX_DAYS} days at most`);
   return ms;

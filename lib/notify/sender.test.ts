@@ -2,7 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb } from "@/lib/db/client";
-import { createTestDb, testDatabaseKinds, type TestDatabase } from "@/lib/db/testing/test-databases";
+import { testDatabaseKinds, type TestDatabase } from "@/lib/db/testing/test-databases";
+import { useAppDatabase } from "@/lib/db/testing/app-database";
 import { ingestLines, loopLines } from "@/lib/db/testing/decision-runs";
 import { recordDecision } from "@/lib/db/decisions";
 import { readRunControlState } from "@/lib/db/control";
@@ -40,19 +41,16 @@ const opts = (): SenderOptions => ({ ...defaultSenderOptions("http://loopscope.t
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(kinds)("notifications from the outbox (%s)", (kind) => {
+  const db = useAppDatabase(kind);
   let t: TestDatabase;
   const receiver = new Receiver();
   beforeAll(async () => {
     process.env.LOOPSCOPE_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
-    t = await createTestDb(kind);
-    process.env.DATABASE_URL = t.config.kind === "sqlite" ? `file:${t.config.file}` : t.config.url;
-    await closeDb();
+    t = db();
     await receiver.start();
   });
   afterAll(async () => {
     await receiver.stop();
-    await closeDb();
-    await t.destroy();
   });
   beforeEach(() => {
     receiver.got.length = 0;

@@ -8,7 +8,8 @@ import { parseIsoTimestamp as parseTimestamp } from "@/lib/domain/formats/timest
 import { insertEventRows, type EventRow } from "./event-rows";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
 import { mergeFacts, withDocument } from "./merge-facts";
-import { enqueueRunNotifications, loadRules } from "../notify";
+import { callsForNotification, enqueueRunNotifications, loadRules } from "../notify";
+import type { NotifyRuleSpec } from "@/lib/domain/notify/types";
 
 export interface IngestCounts {
   eventsNew: number;
@@ -156,8 +157,9 @@ export class IngestWriter {
         fresh.set(runId, [...this.cache.get(runId)!.acc.findings()]);
       }
       const touched = new Set<string>([...formats.keys()]);
-      // Read per batch: a handful of rows at most, and a rule added a moment ago applies to the next halt.
-      const rules = await loadRules(tx);
+      // Read only when a run of this batch waits or ended stuck (not on every batch of a busy ingest),
+      // and then fresh: a rule added a moment ago applies to the next halt.
+      let rules: NotifyRuleSpec[] | null = null;
       for (const runId of touched) {
         const cached = this.cache.get(runId)!;
         const found = fresh.get(runId) ?? [];
@@ -165,7 +167,11 @@ export class IngestWriter {
         await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
         await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);
         // In this transaction: a halt and the notification it calls for are stored together or not at all.
-        if (rules.length > 0) await enqueueRunNotifications(tx, cached.acc.summary(), rules);
+        const summary = cached.acc.summary();
+        if (callsForNotification(summary)) {
+          rules ??= await loadRules(tx);
+          if (rules.length > 0) await enqueueRunNotifications(tx, summary, rules);
+        }
         if (source.sourceId !== null) {
           await tx.run(`INSERT INTO "RunSource" ("runId","sourceId") VALUES (?,?) ON CONFLICT DO NOTHING`, [runId, source.sourceId]);
         }

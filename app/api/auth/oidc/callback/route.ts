@@ -1,10 +1,8 @@
-import { cookies, headers } from "next/headers";
-import { getHostPolicy } from "@/lib/auth/config";
-import { isAllowedHost } from "@/lib/domain/access/host-policy";
+import { cookies } from "next/headers";
 import { safeNextPath, setSessionCookie } from "@/lib/auth/access";
 import { finishOidcSignIn, getOidcClient, type OidcFlowState } from "@/lib/auth/oidc";
 import { OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, redirectTo } from "@/lib/auth/oidc-routes";
-import { readRequestClient, requestBaseUrl } from "@/lib/auth/request-client";
+import { isRequestHostAllowed, readRequestClient, requestBaseUrl } from "@/lib/auth/request-client";
 import { createSession, upsertOidcUser } from "@/lib/db/users";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +23,7 @@ function readFlow(raw: string | undefined): OidcFlowState | null {
  * default), and a session started.
  */
 export async function GET(request: Request): Promise<Response> {
-  if (!isAllowedHost((await headers()).get("host"), getHostPolicy())) return new Response("misdirected request", { status: 421 });
+  if (!(await isRequestHostAllowed())) return new Response("misdirected request", { status: 421 });
   const jar = await cookies();
   const flow = readFlow(jar.get(OIDC_FLOW_COOKIE)?.value);
   jar.delete({ name: OIDC_FLOW_COOKIE, path: "/api/auth/oidc" });

@@ -1,16 +1,14 @@
-import { cookies, headers } from "next/headers";
-import { getHostPolicy } from "@/lib/auth/config";
-import { isAllowedHost } from "@/lib/domain/access/host-policy";
+import { cookies } from "next/headers";
 import { safeNextPath } from "@/lib/auth/access";
 import { getOidcClient, startOidcSignIn } from "@/lib/auth/oidc";
 import { OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, redirectTo } from "@/lib/auth/oidc-routes";
-import { requestBaseUrl } from "@/lib/auth/request-client";
+import { isRequestHostAllowed, requestBaseUrl } from "@/lib/auth/request-client";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/auth/oidc/start?next=/runs: off to the OpenID Connect provider. */
 export async function GET(request: Request): Promise<Response> {
-  if (!isAllowedHost((await headers()).get("host"), getHostPolicy())) return new Response("misdirected request", { status: 421 });
+  if (!(await isRequestHostAllowed())) return new Response("misdirected request", { status: 421 });
   let client;
   try {
     client = await getOidcClient();
