@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseSource } from "@/lib/domain/formats";
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
-import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectorConfig } from "@/lib/domain/detector";
+import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectorConfig, type FindingLocation } from "@/lib/domain/detector";
 import { expandPaths, readChunks } from "@/lib/db/ingest/file-source";
 import { parseArgs, UsageError } from "./args";
 
@@ -41,18 +41,21 @@ export async function runDetectCommand(argv: string[]): Promise<number> {
     for (const p of problems) console.error(`loopscope: ${p.display}: ${p.message}`);
     return 2;
   }
-  const runs = new Map<string, { runId: string; format: SourceFormat; events: LoopEvent[] }>();
+  type ReadRun = { runId: string; format: SourceFormat; events: LoopEvent[]; locations: Map<string, FindingLocation> };
+  const runs = new Map<string, ReadRun>();
+  const newRun = (runId: string, format: SourceFormat): ReadRun => ({ runId, format, events: [], locations: new Map() });
   const errors: { source: string; line: number | null; message: string }[] = [];
   for (const file of files) {
     for await (const item of parseSource(readChunks(file.path, 0), { sourceKey: basename(file.path) })) {
       if (item.kind === "error") {
         errors.push({ source: file.display, line: item.line, message: item.message });
       } else if (item.kind === "event") {
-        const run = runs.get(item.event.runId) ?? { runId: item.event.runId, format: item.format, events: [] };
+        const run = runs.get(item.event.runId) ?? newRun(item.event.runId, item.format);
         run.events.push(item.event);
+        run.locations.set(item.event.id, { source: file.display, line: item.line, record: item.record ?? null });
         runs.set(run.runId, run);
       } else if (!runs.has(item.runId)) {
-        runs.set(item.runId, { runId: item.runId, format: item.format, events: [] });
+        runs.set(item.runId, newRun(item.runId, item.format));
       }
     }
   }

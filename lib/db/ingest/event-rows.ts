@@ -10,16 +10,17 @@ export interface EventRow {
   node: string | null;
   sourceId: number | null;
   line: number | null;
+  record: string | null;
   raw: string;
   data: string | null;
 }
 
-const COLUMNS = `"runId","eventId","tsMs","ts","type","sourceType","node","sourceId","line","raw","data"`;
-const SQLITE_INSERT = `INSERT INTO "Event" (${COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`;
+const COLUMNS = `"runId","eventId","tsMs","ts","type","sourceType","node","sourceId","line","record","raw","data"`;
+const SQLITE_INSERT = `INSERT INTO "Event" (${COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`;
 const PG_ROWS_PER_STATEMENT = 400;
 
 const values = (r: EventRow): SqlValue[] => [
-  r.runId, r.eventId, r.tsMs, r.ts, r.type, r.sourceType, r.node, r.sourceId, r.line, r.raw, r.data,
+  r.runId, r.eventId, r.tsMs, r.ts, r.type, r.sourceType, r.node, r.sourceId, r.line, r.record, r.raw, r.data,
 ];
 
 /**
@@ -36,7 +37,7 @@ export async function insertEventRows(tx: SqlDb, rows: EventRow[]): Promise<bool
     const params: SqlValue[] = [];
     const tuples = chunk.map((r) => {
       params.push(...values(r));
-      return "(?,?,?,?,?,?,?,?,?,?,?)";
+      return "(?,?,?,?,?,?,?,?,?,?,?,?)";
     });
     const back = await tx.all<{ runId: string; eventId: string }>(
       `INSERT INTO "Event" (${COLUMNS}) VALUES ${tuples.join(",")} ON CONFLICT DO NOTHING RETURNING "runId","eventId"`,

@@ -40,15 +40,15 @@ interface SourceRow {
 }
 
 /**
- * Formats read again from the start whenever they change, rather than from the
- * committed offset: markdown documents are parsed whole, and the mappers of the
+ * Every format but the protocol is read again from the start whenever its file
+ * changes, rather than from the committed offset: documents (reports, JSON
+ * trajectories, chat histories) are parsed whole, and the mappers of the
  * foreign event formats carry state from earlier lines to later ones (a turn's
- * tokens, the node a stall belongs to, the run an approval resumes, the
- * Claude Code tool call a result answers), so
+ * tokens, the node a stall belongs to, the tool call a result answers), so
  * resuming mid-file would store different events. Stored ids make the re-read
- * lines duplicates; these files are one run (or thread) each, so it stays cheap.
+ * lines duplicates; these files are one run (or session) each, so it stays cheap.
  */
-const REREAD_FORMATS = new Set(["sdd-report", "retrospectives", "sdd-events", "workflow-events", "claude-code"]);
+const rereadsWhole = (format: string): boolean => format !== "protocol";
 
 /** Ingests files and folders (recursively); returns what was stored. */
 export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: IngestOptions = {}): Promise<IngestSummary> {
@@ -117,7 +117,7 @@ export async function ingestFile(
     }
   }
   if (start > 0 && start === info.size) return false;
-  if (source.format !== null && REREAD_FORMATS.has(source.format)) {
+  if (source.format !== null && rereadsWhole(source.format)) {
     start = 0;
     startLine = 1;
   }

@@ -98,7 +98,7 @@ export class IngestWriter {
         const tsMs = item.tsMs ?? parseTimestamp(e.ts);
         rows.push({
           runId: e.runId, eventId: e.id, tsMs, ts: e.ts, type: e.type, sourceType: item.sourceType,
-          node: typeof e.node === "string" ? e.node : null, sourceId: source.sourceId, line: item.line, raw: item.raw,
+          node: typeof e.node === "string" ? e.node : null, sourceId: source.sourceId, line: item.line, record: item.record ?? null, raw: item.raw,
           data: item.format === "protocol" ? null : JSON.stringify(e),
         });
         events.push(e);

@@ -19,9 +19,13 @@ export interface DetectorConfig {
   identical_outputs: number;
   unchanged_diff: number;
   repeated_failure: number;
+  /** The same failure signature this many times since the last pass, other failures between allowed; 0 = off. */
+  recurring_failure: number;
   failing_not_decreasing: number;
   oscillation: number;
   repeated_tool_call: number;
+  /** A file's edits undone (reverted, or an inverse patch) this many times; 0 = off. */
+  edit_undo: number;
   edge_without_progress: number;
   edge_without_progress_verifier: number;
   maxAttempts: number;
@@ -45,9 +49,13 @@ export const DEFAULT_DETECTOR_CONFIG: Readonly<DetectorConfig> = Object.freeze({
   identical_outputs: 3,
   unchanged_diff: 2,
   repeated_failure: 3,
+  // Off for the protocol (its signals are the spec's); agent transcripts turn
+  // them on in their run.started budgets (formats/agent-budgets.ts).
+  recurring_failure: 0,
   failing_not_decreasing: 3,
   oscillation: 4,
   repeated_tool_call: 3,
+  edit_undo: 0,
   edge_without_progress: 5,
   edge_without_progress_verifier: 3,
   maxAttempts: 3,
@@ -128,10 +136,12 @@ export const DETECTOR_CONFIG_RULES: Readonly<Record<DetectorConfigKey, FieldRule
   identical_outputs: COUNT,
   unchanged_diff: COUNT,
   repeated_failure: COUNT,
+  recurring_failure: COUNT,
   failing_not_decreasing: COUNT,
   // An alternation needs two distinct values, so fewer than 2 hashes cannot oscillate.
   oscillation: { kind: "count", nullable: false, min: 2 },
   repeated_tool_call: COUNT,
+  edit_undo: COUNT,
   edge_without_progress: COUNT,
   edge_without_progress_verifier: COUNT,
   maxAttempts: COUNT,

@@ -20,8 +20,10 @@ export type ProgressSignal =
   | "identical_outputs"
   | "unchanged_diff"
   | "repeated_failure"
+  | "recurring_failure"
   | "failing_not_decreasing"
   | "oscillation"
+  | "edit_undo"
   | "repeated_tool_call"
   | "edge_without_progress";
 
@@ -50,6 +52,8 @@ export interface FindingEvidence {
   completedWork?: string[];
   /** `edge_without_progress`: the last research queries that brought no new information. */
   queries?: string[];
+  /** `edit_undo`: the files whose edits were undone. */
+  files?: string[];
 }
 
 /** One finding, with exactly the keys of the spec's JSON (`null` where a key does not apply). */
@@ -84,8 +88,10 @@ const SIGNAL_META: Record<Exclude<FindingSignal, "task_attempts">, [HaltReason, 
   identical_outputs: ["stalled", ["switch_to_interactive", "retry_with_new_provider"]],
   unchanged_diff: ["stalled", ["switch_to_interactive", "spawn_reviewer"]],
   repeated_failure: ["repeated_error", ["retry_with_new_provider", "spawn_reviewer"]],
+  recurring_failure: ["repeated_error", ["retry_with_new_provider", "spawn_reviewer"]],
   failing_not_decreasing: ["stalled", ["spawn_reviewer", "switch_to_interactive"]],
   oscillation: ["oscillating", ["spawn_reviewer", "switch_to_interactive"]],
+  edit_undo: ["oscillating", ["spawn_reviewer", "switch_to_interactive"]],
   repeated_tool_call: ["stalled", ["tighten_context_pack", "switch_to_interactive"]],
   edge_without_progress: ["stalled", ["switch_to_interactive", "tighten_context_pack"]],
 };
@@ -112,11 +118,13 @@ export const SIGNAL_RANK: Readonly<Record<FindingSignal, number>> = {
   identical_outputs: 8,
   unchanged_diff: 9,
   repeated_failure: 10,
-  failing_not_decreasing: 11,
-  oscillation: 12,
-  repeated_tool_call: 13,
-  edge_without_progress: 14,
-  task_attempts: 15,
+  recurring_failure: 11,
+  failing_not_decreasing: 12,
+  oscillation: 13,
+  edit_undo: 14,
+  repeated_tool_call: 15,
+  edge_without_progress: 16,
+  task_attempts: 17,
 };
 
 /** Where a finding points: filled from the event it is made at (see `detector.md`, "Fields of a finding"). */

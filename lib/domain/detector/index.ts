@@ -32,4 +32,6 @@ export {
   type DetectReportRun,
   type DetectReportError,
   type DetectReportInput,
+  type DetectReportFinding,
+  type FindingLocation,
 } from "./report";

@@ -48,6 +48,12 @@ const body = (withDeltas: boolean): fc.Arbitrary<Record<string, unknown>> =>
     )),
     weighted(3, fc.record({ type: fc.constant("edge.traversed"), from: node, to: node })),
     fc.record({ type: fc.constant("artifact.diff"), node: opt(node), patch: opt(text), diffHash: opt(hash) }, { requiredKeys: ["type"] }),
+    // Edits and undos of files (transcript mappers: shell edits, reverts, inverse patches).
+    fc.record(
+      { type: fc.constant("artifact.diff"), node: opt(node), files: fc.subarray(["f1", "f2"]), reverts: opt(fc.constant(true)), patch: opt(fc.constantFrom("+a", "-a")) },
+      { requiredKeys: ["type", "files"] },
+    ),
+    fc.record({ type: fc.constant("tool.called"), node: opt(node), tool: fc.constant("BashOutput"), polling: fc.constant(true) }),
     weighted(3, fc.record(
       { type: fc.constant("verify.result"), node: opt(node), command: fc.constant("npm test"), passed: fc.constantFrom(false, false, false, true), failing: often(ids), stderr: opt(text) },
       { requiredKeys: ["type", "command", "passed"] },
@@ -109,6 +115,8 @@ const config: fc.Arbitrary<Partial<DetectorConfig>> = fc.record(
     identical_outputs: fc.integer({ min: 1, max: 4 }),
     unchanged_diff: fc.integer({ min: 1, max: 3 }),
     repeated_failure: fc.integer({ min: 1, max: 3 }),
+    recurring_failure: fc.integer({ min: 0, max: 3 }),
+    edit_undo: fc.integer({ min: 0, max: 2 }),
     failing_not_decreasing: fc.integer({ min: 1, max: 3 }),
     oscillation: fc.integer({ min: 2, max: 5 }),
     repeated_tool_call: fc.integer({ min: 1, max: 3 }),
@@ -139,7 +147,7 @@ function streamFindings(ordered: readonly LoopEvent[], settings: Partial<Detecto
 }
 
 const EXCEEDS = new Set(["maxCycleIterations", "maxTurnsPerNode", "maxSteps", "edge_without_progress"]);
-const IN_A_ROW = new Set(["identical_outputs", "unchanged_diff", "repeated_failure", "failing_not_decreasing", "oscillation", "repeated_tool_call"]);
+const IN_A_ROW = new Set(["identical_outputs", "unchanged_diff", "repeated_failure", "recurring_failure", "failing_not_decreasing", "oscillation", "repeated_tool_call"]);
 const NODE_SCOPED = new Set(["identical_outputs", "repeated_tool_call", "maxTurnsPerNode", "turnTimeoutMs", "maxTokensPerTurn", "maxRuntimeMsPerNode"]);
 const CYCLE_SCOPED = new Set(["maxCycleIterations", "maxCycleRuntimeMs", "maxCycleCost"]);
 

@@ -42,6 +42,8 @@ export function rearmSetting(state: RunState, key: DetectorConfigKey): void {
     case "maxSteps":
     case "unchanged_diff":
     case "repeated_failure":
+    case "recurring_failure":
+    case "edit_undo":
     case "failing_not_decreasing":
       state.fired &= ~RUN_SCOPE[key];
       break;

@@ -7,13 +7,27 @@ import { detectOrderedRun, orderRunEvents } from "./batch";
 import type { DetectorConfig } from "./config";
 import type { Finding } from "./findings";
 
+/**
+ * Where the event a finding fired at came from: the file, its 1-based line
+ * (`null` for an event built from a whole document) and, inside a JSON
+ * document, the record as the format names it (`trajectory[3]`).
+ */
+export interface FindingLocation {
+  source: string;
+  line: number | null;
+  record: string | null;
+}
+
+/** A finding of the report: the detector's finding and where it fired. */
+export type DetectReportFinding = Finding & { at: FindingLocation | null };
+
 export interface DetectReportRun {
   runId: string;
   format: SourceFormat;
   /** Of the last `run.completed` in `ts` order; `null` when none (a halted run nobody ended stays null). */
   terminalStatus: string | null;
   /** In the order of their `atEventId` in the run. */
-  findings: Finding[];
+  findings: DetectReportFinding[];
 }
 
 export interface DetectReportError {
@@ -28,14 +42,21 @@ export interface DetectReport {
 }
 
 export interface DetectReportInput {
-  runs: { runId: string; format: SourceFormat; events: LoopEvent[] }[];
+  runs: {
+    runId: string;
+    format: SourceFormat;
+    events: LoopEvent[];
+    /** Where each event (by id) was read; a finding at an event missing here has `at: null`. */
+    locations?: ReadonlyMap<string, FindingLocation>;
+  }[];
   errors: DetectReportError[];
 }
 
 /**
  * Builds the detect document: runs sorted by `runId` (JavaScript's default
  * sort), each with its terminal status and findings; errors as given (in
- * reading order). Every key is present, `null` where it does not apply.
+ * reading order). Every key is present, `null` where it does not apply; each
+ * finding's `at` says where its event was read.
  */
 export function buildDetectReport(input: DetectReportInput, config?: Partial<DetectorConfig>): DetectReport {
   const runs = input.runs.map((run): DetectReportRun => {
@@ -46,7 +67,8 @@ export function buildDetectReport(input: DetectReportInput, config?: Partial<Det
         terminalStatus = event.terminalStatus;
       }
     }
-    return { runId: run.runId, format: run.format, terminalStatus, findings: detectOrderedRun(ordered, config) };
+    const findings = detectOrderedRun(ordered, config).map((finding) => ({ ...finding, at: run.locations?.get(finding.atEventId) ?? null }));
+    return { runId: run.runId, format: run.format, terminalStatus, findings };
   });
   runs.sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
   return {

@@ -30,6 +30,8 @@ export const RUN_SCOPE = {
   failing_not_decreasing: 16,
   /** `repeated_tool_call` of calls without a node: they share one scope. */
   nodelessToolCall: 32,
+  recurring_failure: 64,
+  edit_undo: 128,
 } as const;
 
 /** Cycle-scoped signals, as bits of `Cycle.fired`. */
@@ -50,6 +52,13 @@ export class RunState {
   /** Lowest failing count since the last pass; -1 before the first failing result. */
   lowestFailing = -1;
   notDecreasingRun = 0;
+  /** Failures per signature since the last pass (`recurring_failure`). */
+  readonly failuresSincePass = new Map<string, number>();
+  /** Files edited since they were last undone, and how often each one's edits were undone (`edit_undo`). */
+  readonly editedFiles = new Set<string>();
+  readonly undoneFiles = new Map<string, number>();
+  /** Inverse-patch keys of earlier diffs, by the file they changed. */
+  readonly inverseChanges = new Map<string, string>();
   readonly nodelessTools = new ToolStreak();
   readonly seenOutputs = new Set<string>();
   readonly seenDiffs = new Set<string>();

@@ -3,7 +3,7 @@
  * `oscillating`) and the progress of nodes that `edge_without_progress`
  * measures against.
  */
-import { getDiffHash, getOutputHash, summarizeFailure } from "../protocol/hashes";
+import { getDiffHash, getOutputHash, sha256Hex, summarizeFailure } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { Finding, ProgressSignal } from "./findings";
 import { createSignalFinding } from "./findings";
@@ -55,8 +55,12 @@ export function recordOutput(state: RunState, event: LoopEvent, node: NodeRecord
   }
 }
 
-/** An `artifact.diff`: `unchanged_diff` and diff `oscillation` (run-wide); a new diff hash is progress. */
+/**
+ * An `artifact.diff`: `edit_undo`, then `unchanged_diff` and diff
+ * `oscillation` (run-wide); a new diff hash is progress.
+ */
 export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
+  recordUndo(state, event, node, out);
   const hash = getDiffHash(event);
   if (hash === null) return;
   const config = state.config;
@@ -78,6 +82,66 @@ export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord |
     state.fired |= RUN_SCOPE.diffOscillation;
     pushSignal(state, out, "oscillation", event, node, null, oscillation, oscillation);
   }
+}
+
+/**
+ * `edit_undo`: a diff that undoes earlier edits of a file, either said so by
+ * its mapper (extension field `reverts: true`, from `git checkout <file>`,
+ * `git restore`, `git stash`; without `files` it undoes every edited file) or
+ * recognised as the inverse of an earlier patch of that file (its added and
+ * removed lines swapped). A file counts once per undo after it was edited
+ * again; the count reaching the limit is a finding. Any other diff is an
+ * edit of its files (shell edits come as diffs with `files` only).
+ */
+function recordUndo(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
+  const limit = state.config.edit_undo;
+  if (limit <= 0) return;
+  const files = Array.isArray(event.files) ? event.files.filter((f): f is string => typeof f === "string") : [];
+  const change = typeof event.patch === "string" ? readChangeKeys(event.patch) : null;
+  let undone: string[] = [];
+  if (event.reverts === true) {
+    undone = files.length > 0 ? files : [...state.editedFiles];
+  } else if (change !== null) {
+    const file = state.inverseChanges.get(change.forward);
+    if (file !== undefined) undone = [file];
+  }
+  if (undone.length === 0) {
+    for (const file of files) state.editedFiles.add(file);
+    if (change !== null && files.length === 1) state.inverseChanges.set(change.inverse, files[0]);
+    return;
+  }
+  let most = 0;
+  const counted: string[] = [];
+  for (const file of undone) {
+    if (!state.editedFiles.delete(file)) continue;
+    const count = (state.undoneFiles.get(file) ?? 0) + 1;
+    state.undoneFiles.set(file, count);
+    counted.push(file);
+    most = Math.max(most, count);
+  }
+  if (most < limit || (state.fired & RUN_SCOPE.edit_undo) !== 0) return;
+  state.fired |= RUN_SCOPE.edit_undo;
+  const finding = pushSignal(state, out, "edit_undo", event, node, null, most, limit);
+  finding.evidence.files = counted.filter((file) => (state.undoneFiles.get(file) ?? 0) >= limit);
+}
+
+/** Keys of a patch's change (its added and removed lines, context and headers left out) and of its inverse. */
+function readChangeKeys(patch: string): { forward: string; inverse: string } | null {
+  const forward: string[] = [];
+  const inverse: string[] = [];
+  for (const line of patch.split("\n")) {
+    if (line.startsWith("+++") || line.startsWith("---")) continue;
+    const body = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (body.startsWith("+")) {
+      forward.push(body);
+      inverse.push(`-${body.slice(1)}`);
+    } else if (body.startsWith("-")) {
+      forward.push(body);
+      inverse.push(`+${body.slice(1)}`);
+    }
+  }
+  if (forward.length === 0) return null;
+  return { forward: sha256Hex(forward.join("\n")), inverse: sha256Hex(inverse.join("\n")) };
 }
 
 /**
@@ -103,6 +167,7 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     node.lastVerifySignature = signature;
   }
   if (failure === null) {
+    state.failuresSincePass.clear();
     state.failureRun = 0;
     state.lastFailure = null;
     // A pass resets the lowest failing count too: the next failure starts afresh.
@@ -116,6 +181,15 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
   if (state.failureRun >= repeated && (state.fired & RUN_SCOPE.repeated_failure) === 0) {
     state.fired |= RUN_SCOPE.repeated_failure;
     pushSignal(state, out, "repeated_failure", event, node, null, repeated, repeated);
+  }
+  const recurring = config.recurring_failure;
+  if (recurring > 0) {
+    const seen = (state.failuresSincePass.get(failure.signature) ?? 0) + 1;
+    state.failuresSincePass.set(failure.signature, seen);
+    if (seen >= recurring && (state.fired & RUN_SCOPE.recurring_failure) === 0) {
+      state.fired |= RUN_SCOPE.recurring_failure;
+      pushSignal(state, out, "recurring_failure", event, node, null, recurring, recurring);
+    }
   }
   const failingCount = failure.failingCount;
   if (failingCount === null) return;
@@ -134,10 +208,14 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
 
 /**
  * A `tool.called`: `repeated_tool_call` keys on (tool, canonical args,
- * outputHash or absent), in a row per node. Calls without a node form one
+ * outputHash or absent), in a row per node; polls of a running process are
+ * left out. Calls without a node form one
  * more caller of their own.
  */
 export function recordToolCall(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
+  // Waiting on a process that says it is still running is progress of a kind:
+  // such a poll (extension field `polling: true`) neither extends nor breaks a run.
+  if (event.polling === true) return;
   const tool = typeof event.tool === "string" ? event.tool : "";
   // `null` counts as absent, like everywhere in the protocol.
   const args = event.args === null ? undefined : event.args;

@@ -24,10 +24,17 @@ import { buildToolEvents, type PendingToolCall } from "./claude-code-tools";
  * model call, and a healthy session makes hundreds: the defaults meant for
  * small agent graphs (6 turns per node, 100 steps) would halt nearly every
  * session. Loops in a session are what the no-progress signals find
- * (repeated failures, identical outputs, repeated tool calls, oscillation);
- * these budgets only stop a session that runs away.
+ * (repeated and recurring failures, identical outputs, repeated tool calls,
+ * oscillation, edits undone); these budgets only stop a session that runs away.
  */
-export const SESSION_BUDGETS = { maxTurnsPerNode: 2000, maxSteps: 5000 } as const;
+export const SESSION_BUDGETS = {
+  maxTurnsPerNode: 2000,
+  maxSteps: 5000,
+  // The two signals made for real transcripts (off for the protocol): a
+  // failure that comes back between other attempts, and edits undone.
+  recurring_failure: 3,
+  edit_undo: 3,
+} as const;
 
 /** The node of the main agent. */
 export const MAIN_NODE = "main";

@@ -2,11 +2,14 @@
  * The protocol events of one Claude Code tool call, built once its
  * `tool_result` has arrived: `tool.called` always, `verify.result` for a Bash
  * command that runs tests or a commit, `artifact.diff` for an edit tool whose
- * result carries a `structuredPatch`.
+ * result carries a `structuredPatch` and for a Bash command that edits or
+ * reverts files it names.
  */
 import { isJsonObject } from "./json-line";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { hashToolOutput, isVerifyCommand, isWithoutOutcome, readExitCode } from "./claude-code-commands";
+import { buildShellChangeEvents } from "./shell-edits";
+import { buildVerifyEvent } from "./verify-result";
 
 /** A `tool_use` waiting for its result. */
 export interface PendingToolCall {
@@ -30,9 +33,6 @@ export interface ToolOutcome {
   /** When the result was written. */
   ts: string;
 }
-
-/** The most of a result's text kept as a `verify.result.stderr` (the failure signature reads 20 lines). */
-export const MAX_STDERR_CHARS = 64 * 1024;
 
 const EDIT_TOOLS = new Set(["Edit", "MultiEdit", "Write"]);
 
@@ -59,20 +59,50 @@ export function buildToolEvents(runId: string, call: PendingToolCall, outcome: T
       outputHash: hashToolOutput(outcome.text),
       durationMs: Number.isFinite(durationMs) && durationMs >= 0 ? durationMs : undefined,
       toolUseId: call.toolUseId,
+      ...(isPollOfRunningProcess(call.name, outcome) ? { polling: true } : {}),
     },
   ];
   const command = call.name === "Bash" ? readString(readObject(call.input).command) : undefined;
   if (command !== undefined && isVerifyCommand(command) && !isWithoutOutcome(outcome.text, outcome.toolUseResult)) {
     const exitCode = readExitCode(outcome.text);
-    const passed = !outcome.isError && (exitCode === undefined || exitCode === 0);
-    const stderr = outcome.text.length > MAX_STDERR_CHARS ? outcome.text.slice(0, MAX_STDERR_CHARS) : outcome.text;
-    events.push({ ...base, id: `${id}:verify`, type: "verify.result", command, passed, exitCode, stderr, toolUseId: call.toolUseId });
+    events.push(
+      buildVerifyEvent({
+        runId,
+        id: `${id}:verify`,
+        ts: call.ts,
+        node: call.node,
+        command,
+        output: outcome.text,
+        exitCode,
+        failed: outcome.isError,
+        extra: { toolUseId: call.toolUseId },
+      }),
+    );
+  }
+  if (command !== undefined && !outcome.isError) {
+    for (const change of buildShellChangeEvents({ runId, id, ts: call.ts, node: call.node }, command)) {
+      events.push({ ...change, toolUseId: call.toolUseId });
+    }
   }
   if (EDIT_TOOLS.has(call.name) && !outcome.isError && isJsonObject(outcome.toolUseResult)) {
     const diff = buildEditDiff(outcome.toolUseResult, call.input);
     if (diff !== null) events.push({ ...base, id: `${id}:diff`, type: "artifact.diff", ...diff, toolUseId: call.toolUseId });
   }
   return events;
+}
+
+/** Tools that read a background shell's output (`BashOutput` in 1.x/2.0, `TaskOutput` later). */
+const POLL_TOOLS = new Set(["BashOutput", "TaskOutput"]);
+
+/**
+ * True when the call read a background process's output and the process was
+ * still running: its structured result says `status: "running"`, or its text
+ * a `<status>running</status>` tag. Such polls are not a loop.
+ */
+export function isPollOfRunningProcess(tool: string, outcome: ToolOutcome): boolean {
+  if (!POLL_TOOLS.has(tool)) return false;
+  if (isJsonObject(outcome.toolUseResult) && outcome.toolUseResult.status === "running") return true;
+  return outcome.text.includes("<status>running</status>");
 }
 
 /**

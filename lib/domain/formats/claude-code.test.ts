@@ -166,6 +166,23 @@ describe("Claude Code transcripts: spotter ae4a77f8 (2.1.39, a sub-agent, repeat
     // The session's own budgets (SESSION_BUDGETS) keep a long, healthy session from
     // halting on defaults meant for small graphs: no budget finding fires.
     expect(findings.filter((f) => f.signal === "maxTurnsPerNode" || f.signal === "maxSteps")).toEqual([]);
+    // The loop a person sees: the same `git commit` failing its pre-commit checks
+    // (Dialyzer, timings differing) again and again, a Credo failure between.
+    expect(findings.map((f) => [f.signal, f.haltReason, f.count])).toEqual([["recurring_failure", "repeated_error", 3]]);
+    const at = eventsOf(items).find((e) => e.event.id === findings[0].atEventId);
+    expect(at?.line).toBe(1419);
+    expect(at?.event.command).toMatch(/^git add -A && git commit -m "feat: instrument hook controllers/);
+  });
+
+  it("raises no no-progress finding on the other sessions (a converging fix-and-retest cycle, polls of a dev server)", () => {
+    const runs = new Map<string, LoopEvent[]>();
+    for (const file of FILES.filter((f) => !f.startsWith(SPOTTER))) {
+      for (const { event } of eventsOf(itemsOf(file))) runs.set(event.runId, [...(runs.get(event.runId) ?? []), event]);
+    }
+    expect(runs.size).toBe(6);
+    for (const events of runs.values()) expect(detectRun(events)).toEqual([]);
+    const polls = ofType(itemsOf("claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"), "tool.called").filter((e) => e.event.polling === true);
+    expect(polls.length).toBeGreaterThan(0);
   });
 });
 

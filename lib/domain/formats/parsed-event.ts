@@ -9,6 +9,8 @@ import { checkEvent } from "./protocol";
 
 export interface EventOrigin {
   line: number | null;
+  /** See `ParsedEvent.record`. */
+  record?: string | null;
   raw: string;
   sourceType: string;
   format: SourceFormat;
@@ -22,6 +24,7 @@ export function toParseItem(event: Record<string, unknown>, origin: EventOrigin)
     kind: "event",
     event: checked.event,
     line: origin.line,
+    ...(origin.record != null ? { record: origin.record } : {}),
     raw: origin.raw,
     sourceType: origin.sourceType,
     format: origin.format,

@@ -13,6 +13,12 @@ export interface ParsedEvent {
   event: LoopEvent;
   /** 1-based line of the source it came from; `null` when synthesised from a whole document. */
   line: number | null;
+  /**
+   * Where inside a JSON document the event came from, as the format names it
+   * (`trajectory[3]` for SWE-agent, `messages[7]` for mini-SWE-agent,
+   * `history[42]` for OpenHands); absent for line formats.
+   */
+  record?: string | null;
   /** The original text it came from (the JSON line, or the report section). */
   raw: string;
   /** The type the source itself used (`handoff.sent`, `tool.completed`, …); equals `event.type` for the protocol. */

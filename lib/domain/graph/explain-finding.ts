@@ -42,6 +42,10 @@ export function explainFinding(f: FindingInput): string {
       return `${count} diffs in a row with the same hash: the code did not change.`;
     case "repeated_failure":
       return `The same failure ${count} times in a row (limit ${limit}).`;
+    case "recurring_failure":
+      return `The same failure came back ${count} times since the last pass, with other attempts between (limit ${limit}).`;
+    case "edit_undo":
+      return `Edits were made and undone ${count} times (limit ${limit}).`;
     case "failing_not_decreasing":
       return `${count} failing results in a row without fewer failing tests.`;
     case "oscillation":

@@ -245,7 +245,8 @@ export interface FailureSummary {
 
 /**
  * Summarises a `verify.result`: `null` when it passed; else its failure
- * signature (from `failing` when present, otherwise from `command` and
+ * signature (from `failing` when present, else the extension field
+ * `failureSignature` a transcript mapper states, otherwise from `command` and
  * `stderr`) and its failing-test count.
  */
 export function summarizeFailure(event: EventFields): FailureSummary | null {
@@ -253,6 +254,10 @@ export function summarizeFailure(event: EventFields): FailureSummary | null {
   if (Array.isArray(event.failing)) {
     const ids = sortFailingIds(event.failing);
     return { signature: hashFailingIds(ids), failingCount: ids.length };
+  }
+  // Mappers of agent transcripts state a signature over more thoroughly masked output.
+  if (typeof event.failureSignature === "string" && event.failureSignature !== "") {
+    return { signature: event.failureSignature, failingCount: null };
   }
   const command = typeof event.command === "string" ? event.command : "";
   const stderr = typeof event.stderr === "string" ? event.stderr : undefined;

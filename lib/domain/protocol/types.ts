@@ -197,4 +197,15 @@ export function isEventType<T extends KnownEventType>(
 }
 
 /** The input formats Loopscope reads, as `loopscope detect --json` names them. */
-export type SourceFormat = "protocol" | "sdd-report" | "sdd-events" | "workflow-events" | "claude-code";
+export type SourceFormat =
+  | "protocol"
+  | "sdd-report"
+  | "sdd-events"
+  | "workflow-events"
+  | "claude-code"
+  | "codex"
+  | "openhands"
+  | "swe-agent"
+  | "mini-swe-agent"
+  | "aider"
+  | "otel-genai";

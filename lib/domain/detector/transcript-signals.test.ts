@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { buildRun, detectBuilt, summarize } from "./test-events";
+
+const ON = { recurring_failure: 3, edit_undo: 3 };
+
+describe("recurring_failure", () => {
+  it("fires when one failure comes back 3 times since the last pass, other failures between", () => {
+    const run = buildRun();
+    run.verify(false, { failureSignature: "dialyzer" });
+    run.verify(false, { failureSignature: "dialyzer" });
+    run.verify(false, { failureSignature: "credo" });
+    run.diff("+fix");
+    run.verify(false, { failureSignature: "dialyzer" });
+    const findings = detectBuilt(run, ON);
+    expect(summarize(findings)).toEqual(["recurring_failure@e5"]);
+    expect(findings[0]).toMatchObject({ haltReason: "repeated_error", count: 3, limit: 3 });
+    // `repeated_failure` (in a row) did not fire: the credo failure broke the row.
+    expect(summarize(detectBuilt(run, { ...ON, repeated_failure: 3 }))).toEqual(["recurring_failure@e5"]);
+  });
+
+  it("is reset by a pass, and off by default (the protocol's signals are the spec's)", () => {
+    const run = buildRun();
+    run.verify(false, { failureSignature: "s" });
+    run.verify(false, { failureSignature: "s" });
+    run.verify(true);
+    run.verify(false, { failureSignature: "s" });
+    run.verify(false, { failureSignature: "t" });
+    run.verify(false, { failureSignature: "s" });
+    expect(detectBuilt(run, ON)).toEqual([]);
+    run.verify(false, { failureSignature: "t" });
+    run.verify(false, { failureSignature: "s" });
+    expect(summarize(detectBuilt(run, ON))).toEqual(["recurring_failure@e8"]);
+    expect(detectBuilt(run)).toEqual([]);
+  });
+
+  it("does not fire on a converging fix-and-retest cycle (the failing tests change)", () => {
+    const run = buildRun();
+    run.verify(false, { failing: ["a", "b", "c"] });
+    run.verify(false, { failing: ["a", "b"] });
+    run.verify(false, { failing: ["b"] });
+    run.verify(true);
+    expect(detectBuilt(run, ON)).toEqual([]);
+  });
+});
+
+describe("edit_undo", () => {
+  it("fires when a file's edits are reverted 3 times (shell edits, git checkout)", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) {
+      run.diff(null, { files: ["base.py"] });
+      run.diff(null, { files: ["base.py"], reverts: true });
+    }
+    const findings = detectBuilt(run, ON);
+    expect(summarize(findings)).toEqual(["edit_undo@e6"]);
+    expect(findings[0]).toMatchObject({ haltReason: "oscillating", count: 3, limit: 3 });
+    expect(findings[0].evidence.files).toEqual(["base.py"]);
+  });
+
+  it("counts an inverse patch of the same file as an undo", () => {
+    const run = buildRun();
+    const add = "--- a.ts\n+++ a.ts\n@@ -1,1 +1,2 @@\n x\n+debug()\n";
+    const remove = "--- a.ts\n+++ a.ts\n@@ -1,2 +1,1 @@\n x\n-debug()\n";
+    for (let i = 0; i < 3; i++) {
+      run.diff(add, { files: ["a.ts"] });
+      run.diff(remove, { files: ["a.ts"] });
+    }
+    expect(summarize(detectBuilt(run, ON))).toContain("edit_undo@e6");
+  });
+
+  it("does not count a revert of a file not edited since, nor a revert of other files", () => {
+    const run = buildRun();
+    run.diff(null, { files: ["a.py"] });
+    run.diff(null, { files: ["a.py"], reverts: true });
+    run.diff(null, { files: ["a.py"], reverts: true });
+    run.diff(null, { files: ["a.py"], reverts: true });
+    run.diff(null, { files: ["b.py"] });
+    run.diff(null, { files: ["c.py"], reverts: true });
+    expect(detectBuilt(run, ON)).toEqual([]);
+  });
+
+  it("treats a revert without files (git stash, reset --hard) as undoing every edited file", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) {
+      run.diff(null, { files: ["a.py", "b.py"] });
+      run.diff(null, { reverts: true });
+    }
+    expect(detectBuilt(run, ON)[0].evidence.files).toEqual(["a.py", "b.py"]);
+  });
+});
+
+describe("polling", () => {
+  it("a poll of a running process neither extends nor breaks a run of repeated calls", () => {
+    const run = buildRun();
+    for (let i = 0; i < 5; i++) run.add("tool.called", { node: "main", tool: "BashOutput", args: { id: "b1" }, outputHash: "running", polling: true });
+    expect(detectBuilt(run)).toEqual([]);
+    run.tool("main", "Bash", { command: "ls" }, "h");
+    run.add("tool.called", { node: "main", tool: "BashOutput", args: { id: "b1" }, outputHash: "running", polling: true });
+    run.tool("main", "Bash", { command: "ls" }, "h");
+    run.tool("main", "Bash", { command: "ls" }, "h");
+    expect(summarize(detectBuilt(run))).toEqual(["repeated_tool_call@e9"]);
+  });
+});

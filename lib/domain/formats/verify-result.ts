@@ -1,0 +1,61 @@
+/**
+ * The `verify.result` of a shell command in a foreign transcript (a test run,
+ * a lint, a commit with its hooks), built the same way for every agent format:
+ * the exit code where the format has one, the failing tests read from the
+ * runner's output, and a failure signature that does not change with the clock.
+ */
+import { hashCommandFailure } from "../protocol/hashes";
+import { maskToolOutput } from "./claude-code-commands";
+import { parseTestOutput } from "./test-output";
+
+/** The most of an output kept as `stderr` (the failure signature reads its first 20 lines). */
+export const MAX_VERIFY_OUTPUT_CHARS = 64 * 1024;
+
+export interface VerifyInput {
+  runId: string;
+  /** The event's id, stable across reads. */
+  id: string;
+  ts: string;
+  node?: string;
+  command: string;
+  /** What the command printed (stdout and stderr as the format keeps them). */
+  output: string;
+  /** The exit code, when the format records it. */
+  exitCode?: number;
+  /** The format's own error flag, read when there is no exit code. */
+  failed?: boolean;
+  /** Extension fields kept on the event (`toolUseId`, …). */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * A `verify.result` event (a plain object, validated by the caller through
+ * `toParseItem`): `passed` from the exit code; without one, failed when the
+ * format flags an error or the runner's output counts failures (a `| tail`
+ * hides the exit code but not the summary); `failing` when the output names failing
+ * tests; `failureSignature` (an extension field the detector prefers) from the
+ * command and the output's first lines with timestamps, durations, ids and
+ * addresses masked, so that five runs of one failing commit that differ only
+ * in timings share one signature.
+ */
+export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
+  const outcome = parseTestOutput(input.output);
+  const passed = input.exitCode !== undefined ? input.exitCode === 0 : input.failed !== true && (outcome === null || outcome.failed === 0);
+  const stderr = input.output.length > MAX_VERIFY_OUTPUT_CHARS ? input.output.slice(0, MAX_VERIFY_OUTPUT_CHARS) : input.output;
+  const event: Record<string, unknown> = {
+    v: 1,
+    id: input.id,
+    type: "verify.result",
+    runId: input.runId,
+    ts: input.ts,
+    ...(input.node !== undefined ? { node: input.node } : {}),
+    command: input.command,
+    passed,
+    ...(input.exitCode !== undefined ? { exitCode: input.exitCode } : {}),
+    ...(outcome !== null && outcome.failing.length > 0 && !passed ? { failing: outcome.failing } : {}),
+    stderr,
+    ...input.extra,
+  };
+  if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(stderr));
+  return event;
+}
