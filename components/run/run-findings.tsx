@@ -54,8 +54,17 @@ function FindingRow({ f }: { f: RunFindingItem }) {
           </dl>
         )}
       </td>
-      <td className="mono"><a href={`#${getEventAnchor(f.atEventId)}`} title="Show this event in the timeline">{f.atEventId}</a></td>
+      <td className="mono">
+        <a href={`#${getEventAnchor(f.atEventId)}`} title="Show this event in the timeline">{f.atEventId}</a>
+        {f.at !== null ? <div className="run-sub finding-at">{describeLocation(f.at)}</div> : null}
+      </td>
       <td>{f.suggestedActions.map(humanize).join(", ") || "—"}{f.recommendation ? <div className="run-sub">{humanize(f.recommendation)}</div> : null}</td>
     </tr>
   );
+}
+
+/** `file:line`, `file · trajectory[3]`: where the event a finding fired at was read. */
+function describeLocation(at: NonNullable<RunFindingItem["at"]>): string {
+  const place = [at.source ?? "", at.line !== null ? `:${at.line}` : ""].join("");
+  return [place, at.record ?? ""].filter((part) => part !== "").join(" · ");
 }

@@ -46,6 +46,7 @@ export const TimelineRow = memo(function TimelineRow({ event, index, expanded, t
           <div className="run-sub">
             #{index + 1} · event <code>{event.id}</code>
             {event.line !== null ? <> · line {event.line}</> : null}
+            {event.record !== null ? <> · record <code>{event.record}</code></> : null}
             {event.sourceType ? <> · source type <code>{event.sourceType}</code></> : null}
             {" "}· {event.ts}
           </div>

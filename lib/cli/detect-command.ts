@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { parseSource } from "@/lib/domain/formats";
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
 import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectorConfig, type FindingLocation } from "@/lib/domain/detector";
@@ -46,7 +46,7 @@ export async function runDetectCommand(argv: string[]): Promise<number> {
   const newRun = (runId: string, format: SourceFormat): ReadRun => ({ runId, format, events: [], locations: new Map() });
   const errors: { source: string; line: number | null; message: string }[] = [];
   for (const file of files) {
-    for await (const item of parseSource(readChunks(file.path, 0), { sourceKey: basename(file.path) })) {
+    for await (const item of parseSource(readChunks(file.path, 0), { sourceKey: basename(file.path), sourceFolder: basename(dirname(file.path)) })) {
       if (item.kind === "error") {
         errors.push({ source: file.display, line: item.line, message: item.message });
       } else if (item.kind === "event") {

@@ -10,6 +10,8 @@ export interface RunFindingItem extends StoredFinding {
   atTsMs: number | null;
   evidence: unknown;
   suggestedActions: string[];
+  /** Where the event it fired at was read: the file's base name, line and record (null when not from a file). */
+  at: { source: string | null; line: number | null; record: string | null } | null;
 }
 
 /** One run with what its page shows at once (events are paged separately). */
@@ -24,10 +26,22 @@ export async function getRunDetail(runId: string) {
     },
   });
   if (!run) return null;
+  const atEvents = await prisma.event.findMany({
+    where: { runId, eventId: { in: [...new Set(run.findings.map((f) => f.atEventId).filter((id): id is string => id !== null))] } },
+    select: { eventId: true, sourceId: true, line: true, record: true },
+  });
+  const sourcePaths = new Map(run.sources.map((s) => [s.source.id, s.source.path]));
+  const locate = (eventId: string | null): RunFindingItem["at"] => {
+    const event = atEvents.find((e) => e.eventId === eventId);
+    if (event === undefined || (event.sourceId === null && event.line === null && event.record === null)) return null;
+    const path = event.sourceId === null ? undefined : sourcePaths.get(event.sourceId);
+    return { source: path === undefined ? null : baseName(path), line: event.line, record: event.record };
+  };
   const findings: RunFindingItem[] = run.findings.map((f) => ({
     id: f.id, source: f.source, key: f.key, haltReason: f.haltReason, signal: f.signal, node: f.node, edge: f.edge, cycleId: f.cycleId,
     taskId: f.taskId, loopType: f.loopType, recommendation: f.recommendation, count: f.count, limit: f.limit,
     atEventId: f.atEventId, atTsMs: f.atTsMs, evidence: parseJsonColumn(f.evidence), suggestedActions: (parseJsonColumn(f.suggestedActions) as string[] | null) ?? [],
+    at: locate(f.atEventId),
   }));
   const facts = parseJsonColumn(run.facts) as RunFactFields | null;
   const loopEvidence: LoopEvidence[] = facts ? listReportLoopEvidence(facts) : [];
@@ -69,4 +83,9 @@ export async function listRunIngestErrors(runId: string, limit = 100, db?: SqlDb
     errors: rows.map((r) => ({ ...r, id: Number(r.id), line: r.line === null ? null : Number(r.line), createdAt: Number(r.createdAt) })),
     total: Number(count?.n ?? 0),
   };
+}
+
+/** The last segment of a path (either separator). */
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }

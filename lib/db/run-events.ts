@@ -23,6 +23,8 @@ export interface TimelineEvent {
   sourceType: string | null;
   node: string | null;
   line: number | null;
+  /** Where inside a JSON document it came from (`trajectory[3]`), for document formats. */
+  record: string | null;
   summary: string;
   /** The line as it arrived (cut at RAW_MAX characters). */
   raw: string;
@@ -42,7 +44,7 @@ export interface TimelinePage {
 export const RAW_MAX = 64 * 1024;
 export const MAX_PAGE = 500;
 
-const FIELDS = `"pk","eventId","tsMs","ts","type","sourceType","node","line","raw","data"`;
+const FIELDS = `"pk","eventId","tsMs","ts","type","sourceType","node","line","record","raw","data"`;
 
 interface EventRow {
   pk: number | string;
@@ -53,6 +55,7 @@ interface EventRow {
   sourceType: string;
   node: string | null;
   line: number | null;
+  record: string | null;
   raw: string;
   data: string | null;
 }
@@ -91,6 +94,7 @@ function toEvent(r: EventRow): TimelineEvent {
   return {
     pk: Number(r.pk), id: r.eventId, tsMs: Number(r.tsMs), ts: r.ts, type: r.type,
     sourceType: r.sourceType !== r.type ? r.sourceType : null, node: r.node, line: r.line === null ? null : Number(r.line),
+    record: r.record,
     summary: summarizeEvent(r.type, parsed), raw, rawTruncated: raw.length < r.raw.length, mapped: r.data,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RUN_STATUSES, type RunStatus } from "@/lib/domain/runs/run-status";
-import { TERMINAL_STATUSES } from "@/lib/domain/protocol/types";
+import { TERMINAL_STATUSES, type SourceFormat } from "@/lib/domain/protocol/types";
 import { decodeRunsCursor, encodeRunsCursor, type RunsCursor } from "./runs-cursor";
 
 /**
@@ -14,7 +14,19 @@ export const RUN_SORT_KEYS = [
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export type RunSortDir = "asc" | "desc";
 
-export const RUN_FORMATS = ["protocol", "sdd-report", "sdd-events", "workflow-events", "claude-code"] as const;
+export const RUN_FORMATS = [
+  "protocol",
+  "sdd-report",
+  "sdd-events",
+  "workflow-events",
+  "claude-code",
+  "codex",
+  "openhands",
+  "swe-agent",
+  "mini-swe-agent",
+  "aider",
+  "otel-genai",
+] as const satisfies readonly SourceFormat[];
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 50;
 /** Filter value for "no terminal status" / "no halt reason". */

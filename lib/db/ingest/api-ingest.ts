@@ -1,8 +1,9 @@
 import { LineSplitter, type LineItem } from "@/lib/domain/formats/lines";
 import { parseProtocolLine } from "@/lib/domain/formats/protocol";
 import type { ParseItem } from "@/lib/domain/formats/types";
+import type { SourceFormat } from "@/lib/domain/protocol/types";
 import type { SqlDb } from "../sql";
-import { IngestWriter, emptyCounts } from "./writer";
+import { IngestWriter, emptyCounts, type IngestCounts } from "./writer";
 import { getDetectorSettingsVersion, getProjectDetectorConfig } from "../settings";
 
 /** Largest request body accepted by POST /api/ingest (LOOPSCOPE_INGEST_MAX_BYTES overrides). */
@@ -27,21 +28,34 @@ export class BodyTooLargeError extends Error {
 export async function readBodyLines(body: ReadableStream<Uint8Array> | null, limit: number): Promise<LineItem[]> {
   const splitter = new LineSplitter();
   const lines: LineItem[] = [];
-  if (!body) return lines;
+  await readBodyChunks(body, limit, (chunk) => splitter.push(chunk, lines));
+  splitter.end(lines);
+  return lines;
+}
+
+/**
+ * Reads a request body chunk by chunk up to `limit` bytes; stops with
+ * BodyTooLargeError (cancelling the stream) as soon as the limit is passed.
+ * Returns the bytes read.
+ */
+export async function readBodyChunks(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<number> {
+  if (!body) return 0;
   let total = 0;
   const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return total;
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);
       throw new BodyTooLargeError(limit);
     }
-    splitter.push(value, lines);
+    onChunk(value);
   }
-  splitter.end(lines);
-  return lines;
 }
 
 export interface ApiIngestResult {
@@ -112,15 +126,25 @@ export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: s
     const last = errors.at(-1)?.line ?? 0;
     items.push({ kind: "error", line: null, message: `${rejected - errors.length} more bad lines after line ${last} in this request (counted, not stored one by one)` });
   }
-  const counts = emptyCounts();
-  const sourceId = await apiSourceId(db, sourceName);
-  await (await writerFor(db)).writeBatch(items, { sourceId, name: sourceName }, counts);
+  const counts = await ingestApiItems(db, items, sourceName, "protocol");
   return { stored: counts.eventsNew, duplicate: counts.eventsDuplicate, rejected, errors, runs: [...counts.runsTouched].sort() };
 }
 
-async function apiSourceId(db: SqlDb, name: string): Promise<number> {
+/**
+ * Stores parse items that arrived over HTTP (mapped by the route: protocol
+ * lines, OTLP spans) through the server's shared writer, under the source
+ * `sourceName` of the given format. The caller caps the errors it passes.
+ */
+export async function ingestApiItems(db: SqlDb, items: ParseItem[], sourceName: string, format: SourceFormat): Promise<IngestCounts> {
+  const counts = emptyCounts();
+  const sourceId = await apiSourceId(db, sourceName, format);
+  await (await writerFor(db)).writeBatch(items, { sourceId, name: sourceName }, counts);
+  return counts;
+}
+
+async function apiSourceId(db: SqlDb, name: string, format: SourceFormat): Promise<number> {
   await db.run(`INSERT INTO "IngestSource" ("path","format","updatedAt") VALUES (?,?,?) ON CONFLICT DO NOTHING`, [
-    name, "protocol", Date.now(),
+    name, format, Date.now(),
   ]);
   const row = await db.get<{ id: number }>(`SELECT "id" FROM "IngestSource" WHERE "path" = ?`, [name]);
   return Number(row!.id);

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import type { SqlDb } from "../sql";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import type { ParseItem, SourceFormat } from "@/lib/domain/formats";
@@ -143,6 +143,7 @@ export async function ingestFile(
   try {
     const items = parseSource(readChunks(file.path, start), {
       sourceKey: basename(file.path),
+      sourceFolder: basename(dirname(file.path)),
       emitUnterminatedLast: !opts.holdUnterminatedLast,
       startLine,
       startOffset: start,

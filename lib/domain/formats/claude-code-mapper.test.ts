@@ -186,6 +186,6 @@ describe("detectFormat on Claude Code records", () => {
 
   it("does not claim lines of other formats or records of unknown types", () => {
     expect(detectFormat('{"type":"user","runId":"r","id":"1","ts":"2026-01-01T00:00:00Z","sessionId":"s","uuid":"u"}')).toBe("protocol");
-    expect(detectFormat('{"type":"chat","sessionId":"s","uuid":"u"}')).toBe("unknown");
+    expect(detectFormat('{"type":"chat","sessionId":"s","uuid":"u"}')).toBe("json-document");
   });
 });

@@ -54,10 +54,11 @@ describe("detectFormat on other content", () => {
     expect(detectFormatFromBytes(bytes.subarray(0, bytes.length - 5))).toBe("sdd-report");
   });
 
-  it("is unknown for text, unrelated JSON and empty input", () => {
+  it("is unknown for text and empty input; JSON of no line format is a document, told apart once parsed", () => {
     expect(detectFormat("hello world\n")).toBe("unknown");
-    expect(detectFormat('{"name":"pkg","version":"1.0.0"}\n')).toBe("unknown");
-    expect(detectFormat("[1,2,3]\n")).toBe("unknown");
     expect(detectFormat("")).toBe("unknown");
+    expect(detectFormat('{"name":"pkg","version":"1.0.0"}\n')).toBe("json-document");
+    expect(detectFormat("[1,2,3]\n")).toBe("json-document");
+    expect(detectFormat('{\n  "environment": "swe_main",\n  "trajectory": [\n')).toBe("json-document");
   });
 });

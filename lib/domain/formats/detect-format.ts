@@ -5,9 +5,12 @@
 import type { SourceFormat } from "../protocol/types";
 import { isJsonObject } from "./json-line";
 import { CLAUDE_CODE_RECORD_TYPES } from "./claude-code-records";
+import { AIDER_HEADING } from "./aider";
+import { isCodexRecord, sniffCodexLine } from "./codex";
+import { isOpenHandsInstance, sniffOpenHandsLine } from "./openhands";
 
 /** A detected format: a `SourceFormat`, `retrospectives` (read as `sdd-report`), or why none applies. */
-export type DetectedFormat = SourceFormat | "retrospectives" | "unknown" | "binary";
+export type DetectedFormat = SourceFormat | "retrospectives" | "json-document" | "unknown" | "binary";
 
 /** How much of a source detection looks at: this many non-blank lines… */
 export const DETECT_MAX_LINES = 20;
@@ -37,7 +40,7 @@ const WORKFLOW_TYPE_PREFIXES = ["message.assistant.", "approval."];
 const REPORT_HEADING = /^#\s+Run Report:\s*\S/i;
 const RETROSPECTIVE_HEADING = /^##\s+Run\s+.+?\s+\(ID:\s*[^)\s][^)]*\)/i;
 
-type JsonVote = "protocol" | "sdd-events" | "workflow-events" | "claude-code";
+type JsonVote = "protocol" | "sdd-events" | "workflow-events" | "claude-code" | "codex" | "openhands";
 
 /**
  * The format of a source from its first text: `binary` for a NUL character,
@@ -53,7 +56,11 @@ export function detectFormat(firstText: string): DetectedFormat {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = listFirstLines(text);
   if (lines.length === 0) return "unknown";
-  return lines[0].startsWith("{") ? detectJsonFormat(lines) : detectMarkdownFormat(lines);
+  if (lines[0].startsWith("[")) return "json-document";
+  if (!lines[0].startsWith("{")) return detectMarkdownFormat(lines);
+  const format = detectJsonFormat(lines);
+  // No JSON-lines format: a JSON document (a pretty-printed `.traj` starts with a lone `{`), told apart once parsed.
+  return format === "unknown" ? "json-document" : format;
 }
 
 /**
@@ -90,6 +97,7 @@ function detectMarkdownFormat(lines: string[]): DetectedFormat {
   for (const line of lines) {
     if (REPORT_HEADING.test(line)) return "sdd-report";
     if (RETROSPECTIVE_HEADING.test(line)) return "retrospectives";
+    if (AIDER_HEADING.test(line)) return "aider";
   }
   return "unknown";
 }
@@ -119,12 +127,17 @@ function decide(votes: Set<JsonVote>): DetectedFormat {
   if (votes.has("workflow-events")) return "workflow-events";
   if (votes.has("sdd-events")) return "sdd-events";
   if (votes.has("protocol")) return "protocol";
+  if (votes.has("codex")) return "codex";
+  if (votes.has("openhands")) return "openhands";
   // Last: a Claude Code record never votes for anything else, and never has a runId.
   if (votes.has("claude-code")) return "claude-code";
   return "unknown";
 }
 
 function classifyObject(obj: Record<string, unknown>): JsonVote | null {
+  // First: a Codex record has `timestamp` and `payload`, which would read as SDD runtime events.
+  if (isCodexRecord(obj)) return "codex";
+  if (isOpenHandsInstance(obj)) return "openhands";
   const type = obj.type;
   if (typeof type !== "string") return null;
   if ("timestamp" in obj && !("ts" in obj) && ("threadId" in obj || "payload" in obj)) return "sdd-events";
@@ -153,6 +166,8 @@ function isWorkflowType(type: string): boolean {
 
 /** Key sniffing for a line that does not parse (typically cut short). */
 function sniffJsonLine(line: string): JsonVote | null {
+  if (sniffCodexLine(line)) return "codex";
+  if (sniffOpenHandsLine(line)) return "openhands";
   // A Claude Code record starts with its envelope; its `type` may come after a long message.
   if (!line.includes('"runId"') && line.includes('"sessionId"') && line.includes('"parentUuid"')) return "claude-code";
   if (!line.includes('"type"')) return null;

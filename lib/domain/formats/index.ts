@@ -40,5 +40,11 @@ export { parseRetrospectives, PHASE_NODES, splitPhases } from "./retrospectives"
 export { createSddEventsMapper } from "./sdd-events";
 export { createWorkflowEventsMapper, STALL_HOLD_LINES } from "./workflow-events";
 export { createClaudeCodeMapper } from "./claude-code";
+export { createCodexMapper } from "./codex";
+export { createOpenHandsMapper, OPENHANDS_EXPORT } from "./openhands";
+export { parseAiderHistory } from "./aider";
+export { JSON_DOCUMENT_FORMATS, parseJsonDocument } from "./json-document";
+export { mapGenAiSpans, spansFromOtlpJson, type GenAiSpan } from "./otel-genai";
+export { parseTestOutput, type TestOutcome } from "./test-output";
 export { createProtocolMapper, type LineMapper } from "./line-mapper";
 export { RUN_STATUS_TYPE, type RunStatusEvent, type RunStatusFields } from "./extension-events";

@@ -30,14 +30,36 @@ export function parseJsonObject(text: string): JsonObjectResult {
 
 /** Parses JSON text; a syntax error becomes `not JSON: <the parser's message>`. */
 export function parseJsonValue(text: string): JsonValueResult {
-  if (text.length >= DEPTH_SCAN_MIN_CHARS && exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
-    return { ok: false, message: `not accepted: JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
-  }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, message: `not JSON: ${describeJsonError(error)}` };
   }
+  if (text.length >= DEPTH_SCAN_MIN_CHARS && valueExceedsDepth(value, MAX_JSON_DEPTH)) {
+    return { ok: false, message: `not accepted: JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
+  return { ok: true, value };
+}
+
+/**
+ * True when a parsed JSON value nests arrays and objects deeper than `max`.
+ * Walking the parsed value (V8's JSON.parse is not recursive) visits each
+ * node once and stops at the first too-deep one: far cheaper than scanning
+ * every character of the text.
+ */
+export function valueExceedsDepth(value: unknown, max: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (max <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === "object" && item !== null && valueExceedsDepth(item, max - 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null && valueExceedsDepth(item, max - 1)) return true;
+  }
+  return false;
 }
 
 /**

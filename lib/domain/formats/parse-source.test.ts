@@ -77,6 +77,14 @@ describe("parseSource on bad input", () => {
     expect(await parseAll("hello\nworld\n")).toEqual([{ kind: "error", line: null, message: UNSUPPORTED_FORMAT_MESSAGE }]);
   });
 
+  it("is one error with line null for JSON of no known shape, or a JSON document cut short", async () => {
+    expect(await parseAll('{"name":"pkg","version":"1.0.0"}\n')).toEqual([{ kind: "error", line: null, message: UNSUPPORTED_FORMAT_MESSAGE }]);
+    expect(await parseAll('{"a":1}\n{"b":2}\n')).toEqual([{ kind: "error", line: null, message: expect.stringMatching(/^not JSON: /) }]);
+    expect(await parseAll('{\n  "trajectory": [\n    {"action": "ls"')).toEqual([
+      { kind: "error", line: null, message: expect.stringMatching(/^not JSON: /) },
+    ]);
+  });
+
   it("is one error with line null for a binary file", async () => {
     expect(await parseAll(new Uint8Array([0x7b, 0x00, 0x01, 0xff]))).toEqual([{ kind: "error", line: null, message: "binary file" }]);
   });

@@ -15,6 +15,10 @@ import { createSddEventsMapper } from "./sdd-events";
 import { parseSddReport } from "./sdd-report";
 import { createWorkflowEventsMapper } from "./workflow-events";
 import { createClaudeCodeMapper } from "./claude-code";
+import { parseAiderHistory } from "./aider";
+import { createCodexMapper } from "./codex";
+import { parseJsonDocument } from "./json-document";
+import { createOpenHandsMapper } from "./openhands";
 
 /** A parse item with the byte offset just after the line that produced it. */
 export type SourceItem = ParseItem & { endOffset?: number };
@@ -26,6 +30,11 @@ export type ParseSourceFormat = SourceFormat | "retrospectives";
 export interface ParseSourceOptions {
   /** Names the source (a file's base name): the stand-in id prefix of formats without ids. Not part of stable ids. */
   sourceKey: string;
+  /**
+   * The name of the folder holding the source: JSON documents that name no
+   * run get it with their key (`<instance>/report.json`: SWE-bench reports).
+   */
+  sourceFolder?: string;
   /** See `SplitLinesOptions.emitUnterminatedLast`. Default true. */
   emitUnterminatedLast?: boolean;
   /** Number of the first line (resuming a JSON-lines file). Default 1. */
@@ -38,16 +47,23 @@ export interface ParseSourceOptions {
   onFormat?: (format: DetectedFormat) => void;
   /** Per-line limit of JSON-lines formats. Default 1 MiB. */
   maxLineBytes?: number;
-  /** Limit of a markdown document. Default 16 MiB. */
+  /** Limit of a whole document (markdown or JSON). Default 16 MiB. */
   maxDocumentBytes?: number;
 }
 
 /** The largest markdown document read; reports are kilobytes, so more is not a report. */
 export const MAX_DOCUMENT_BYTES = 16 << 20;
 
+/** The line limit of OpenHands `output.jsonl`, whose every line is one whole instance. */
+export const MAX_INSTANCE_LINE_BYTES = 64 << 20;
+
 /** The one error of a source that matches no supported format (`line: null`, `detector.md`). */
 export const UNSUPPORTED_FORMAT_MESSAGE =
-  "not a supported format (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events, graph-workflow events or a Claude Code transcript)";
+  "not a supported format (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events, graph-workflow events, " +
+  "or a transcript of Claude Code, Codex, OpenHands, SWE-agent, mini-SWE-agent or Aider, or OpenTelemetry spans)";
+
+/** Formats only ever read from a JSON document (a forced one is read as such; OpenHands has both forms). */
+const JSON_ONLY_FORMATS: ReadonlySet<string> = new Set(["swe-agent", "mini-swe-agent", "otel-genai"]);
 
 /** Lines looked at for detection: more than `DETECT_MAX_LINES`, to get past blank lines. */
 const DETECT_HEAD_NEWLINES = 64;
@@ -84,7 +100,8 @@ export async function* parseSource(
       if (contentStart === -1 && exhausted) return;
       format = contentStart === -1 ? "unknown" : detectFormatFromBytes(headBytes.subarray(contentStart));
     }
-    opts.onFormat?.(format);
+    // A JSON document's format is known once it is parsed: it is reported then.
+    if (format !== "json-document" && !JSON_ONLY_FORMATS.has(format)) opts.onFormat?.(format);
     if (format === "binary") {
       yield { kind: "error", line: null, message: "binary file" };
       return;
@@ -94,10 +111,14 @@ export async function* parseSource(
       return;
     }
     const all = replay(head, iterator, exhausted);
-    if (format === "sdd-report" || format === "retrospectives") {
+    if (format === "json-document" || JSON_ONLY_FORMATS.has(format)) {
+      yield* parseWholeJson(all, opts);
+    } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
       yield* parseDocument(all, format, opts);
     } else {
-      yield* parseJsonLines(all, createLineMapper(format, opts.sourceKey), opts);
+      // An OpenHands evaluation line is a whole instance: hundreds of kilobytes, often megabytes.
+      const maxLineBytes = opts.maxLineBytes ?? (format === "openhands" ? MAX_INSTANCE_LINE_BYTES : undefined);
+      yield* parseJsonLines(all, createLineMapper(format, opts.sourceKey), { ...opts, maxLineBytes });
     }
   } finally {
     await iterator.return?.();
@@ -109,6 +130,8 @@ export function createLineMapper(format: SourceFormat, sourceKey: string): LineM
   if (format === "sdd-events") return createSddEventsMapper(sourceKey);
   if (format === "workflow-events") return createWorkflowEventsMapper(sourceKey);
   if (format === "claude-code") return createClaudeCodeMapper();
+  if (format === "codex") return createCodexMapper(sourceKey);
+  if (format === "openhands") return createOpenHandsMapper();
   return createProtocolMapper();
 }
 
@@ -172,9 +195,44 @@ async function* parseJsonLines(
 
 async function* parseDocument(
   chunks: AsyncIterable<Uint8Array | string>,
-  format: "sdd-report" | "retrospectives",
+  format: "sdd-report" | "retrospectives" | "aider",
   opts: ParseSourceOptions,
 ): AsyncIterable<SourceItem> {
+  const read = await readDocument(chunks, opts);
+  if (typeof read === "string") {
+    yield { kind: "error", line: null, message: read };
+    return;
+  }
+  const items =
+    format === "sdd-report" ? parseSddReport(read.text) :
+    format === "retrospectives" ? parseRetrospectives(read.text) :
+    parseAiderHistory({ text: read.text, sourceKey: opts.sourceKey });
+  for (const item of items) yield Object.assign(item, { endOffset: read.endOffset });
+}
+
+/** A whole JSON document: its format from its shape (reported through `onFormat`), then its items. */
+async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts: ParseSourceOptions): AsyncIterable<SourceItem> {
+  const read = await readDocument(chunks, opts);
+  if (typeof read === "string") {
+    opts.onFormat?.("unknown");
+    yield { kind: "error", line: null, message: read };
+    return;
+  }
+  const key = opts.sourceFolder !== undefined && opts.sourceFolder !== "" ? `${opts.sourceFolder}/${opts.sourceKey}` : opts.sourceKey;
+  const parsed = parseJsonDocument(read.text, key);
+  opts.onFormat?.(parsed.ok ? parsed.format : "unknown");
+  if (!parsed.ok) {
+    yield { kind: "error", line: null, message: parsed.message ?? UNSUPPORTED_FORMAT_MESSAGE };
+    return;
+  }
+  for (const item of parsed.items) yield Object.assign(item, { endOffset: read.endOffset });
+}
+
+/** A document's text (BOM removed) and the offset after it, or why it was not read. */
+async function readDocument(
+  chunks: AsyncIterable<Uint8Array | string>,
+  opts: ParseSourceOptions,
+): Promise<{ text: string; endOffset: number } | string> {
   const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -182,17 +240,12 @@ async function* parseDocument(
   for await (const chunk of chunks) {
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
     size += bytes.length;
-    if (size > limit) {
-      yield { kind: "error", line: null, message: `document is over the ${formatByteLimit(limit)} limit` };
-      return;
-    }
+    if (size > limit) return `document is over the ${formatByteLimit(limit)} limit`;
     parts.push(bytes);
   }
   let text = new TextDecoder("utf-8").decode(concatBytes(parts));
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const items = format === "sdd-report" ? parseSddReport(text) : parseRetrospectives(text);
-  const endOffset = (opts.startOffset ?? 0) + size;
-  for (const item of items) yield Object.assign(item, { endOffset });
+  return { text, endOffset: (opts.startOffset ?? 0) + size };
 }
 
 /** Reads the first chunks of a source, enough for detection. */

@@ -1,0 +1,186 @@
+/**
+ * Aider's SEARCH/REPLACE edit blocks, as a reply proposes them and as Aider
+ * quotes back the ones that failed to match (`shared/real-traces/aider/FORMAT.md`),
+ * and the unified diff text a block stands for.
+ */
+import { DIVIDER_MARKER, REPLACE_MARKER, SEARCH_MARKER, trimBlankEnds, type SourceLine } from "./aider-lines";
+
+/** One SEARCH/REPLACE block of a reply. */
+export interface EditBlock {
+  /** Line where the block starts (its file-name line, else its `<<<<<<< SEARCH` marker): its stable position. */
+  line: number;
+  path: string;
+  search: string[];
+  replace: string[];
+  /** The block as written, from its file-name line to its `>>>>>>> REPLACE` marker. */
+  raw: string;
+}
+
+const FENCE_START = /^(`{3,}|~{3,})/;
+
+/**
+ * The complete SEARCH/REPLACE blocks of a reply, in order. A block's file is
+ * named on the line before it (or before its opening fence), else it is the
+ * previous block's file, as Aider reads them (`editblock_coder.find_filename`).
+ * A block without a file, a divider or a closing marker is left out: Aider
+ * rejects it as not conforming to the edit format, and says so in its output.
+ */
+export function listEditBlocks(lines: readonly SourceLine[]): EditBlock[] {
+  const blocks: EditBlock[] = [];
+  let currentPath: string | undefined;
+  let floor = 0;
+  for (let at = 0; at < lines.length; at++) {
+    if (!SEARCH_MARKER.test(lines[at].text)) continue;
+    const named = findFileName(lines, at, floor);
+    const path = named?.path ?? currentPath;
+    const divider = findMarker(lines, at + 1, DIVIDER_MARKER);
+    const end = divider < 0 ? divider : findMarker(lines, divider + 1, REPLACE_MARKER);
+    if (end < 0) {
+      // Unterminated: read on from the next block's marker, if there is one.
+      if (end === END_OF_REPLY) break;
+      at = -end - 3;
+      continue;
+    }
+    const start = named?.at ?? at;
+    if (path !== undefined) {
+      blocks.push({
+        line: lines[start].line,
+        path,
+        search: lines.slice(at + 1, divider).map((l) => l.text),
+        replace: lines.slice(divider + 1, end).map((l) => l.text),
+        raw: lines.slice(start, end + 1).map((l) => l.text).join("\n"),
+      });
+      currentPath = path;
+    }
+    at = end;
+    floor = end + 1;
+  }
+  return blocks;
+}
+
+const END_OF_REPLY = -1;
+
+/**
+ * The index of the next line matching `pattern`; else `END_OF_REPLY`, or
+ * `-(i + 2)` when the SEARCH marker of another block at `i` comes first.
+ */
+function findMarker(lines: readonly SourceLine[], from: number, pattern: RegExp): number {
+  for (let at = from; at < lines.length; at++) {
+    if (pattern.test(lines[at].text)) return at;
+    if (SEARCH_MARKER.test(lines[at].text)) return -(at + 2);
+  }
+  return END_OF_REPLY;
+}
+
+/**
+ * The file named in the (up to) 3 lines before a SEARCH marker, after the
+ * previous block (`floor`): fences are looked past, the first other line decides.
+ */
+function findFileName(lines: readonly SourceLine[], at: number, floor: number): { path: string; at: number } | undefined {
+  for (let back = at - 1; back >= Math.max(floor, at - 3); back--) {
+    const text = lines[back].text.trim();
+    const fence = FENCE_START.exec(text);
+    if (fence !== null) {
+      const rest = text.slice(fence[1].length).trim();
+      if (rest !== "" && (rest.includes(".") || rest.includes("/"))) return { path: rest, at: back };
+      continue;
+    }
+    const path = readFileName(text);
+    return path === undefined ? undefined : { path, at: back };
+  }
+  return undefined;
+}
+
+/** A file-name line as Aider strips it: `### path:`, `` `path` `` and `**path**` name `path`. */
+function readFileName(text: string): string | undefined {
+  if (text === "" || text === "...") return undefined;
+  const path = text.replace(/:$/, "").replace(/^#+/, "").trim().replace(/^`+|`+$/g, "").replace(/^\*+|\*+$/g, "").trim();
+  return path === "" ? undefined : path;
+}
+
+/**
+ * A block as unified diff text. Aider finds the SEARCH text by its content, so
+ * the file position is unknown: the hunk says line 1 (0 for an empty side).
+ * Lines the two sides share at the start and end are context, the rest is
+ * removed and added, so the same block always gives the same patch.
+ *
+ * @example formatEditPatch({ path: "a.py", search: ["x = 1", "y = 2"], replace: ["x = 1", "y = 3"] })
+ * // "--- a.py\n+++ a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
+ */
+export function formatEditPatch(block: Pick<EditBlock, "path" | "search" | "replace">): string {
+  const { search, replace } = block;
+  let head = 0;
+  while (head < search.length && head < replace.length && search[head] === replace[head]) head++;
+  let tail = 0;
+  while (tail < search.length - head && tail < replace.length - head && search[search.length - 1 - tail] === replace[replace.length - 1 - tail]) tail++;
+  const body = [
+    ...search.slice(0, head).map((l) => ` ${l}`),
+    ...search.slice(head, search.length - tail).map((l) => `-${l}`),
+    ...replace.slice(head, replace.length - tail).map((l) => `+${l}`),
+    ...search.slice(search.length - tail).map((l) => ` ${l}`),
+  ];
+  const from = search.length === 0 ? "/dev/null" : block.path;
+  const range = (count: number) => `${count === 0 ? 0 : 1},${count}`;
+  return `--- ${from}\n+++ ${block.path}\n@@ -${range(search.length)} +${range(replace.length)} @@\n${body.map((l) => `${l}\n`).join("")}`;
+}
+
+/** One block Aider reports as failed (`## SearchReplaceNoExactMatch: … in <path>`), with its quoted text. */
+export interface FailedBlock {
+  line: number;
+  path: string;
+  search: string[];
+  replace: string[];
+  /** The report of this block as Aider printed it (the tool output of the failed edit). */
+  text: string;
+  raw: string;
+}
+
+const FAILED_BLOCK = /^## (\w+): This SEARCH block failed to exactly match lines in (.+?)\s*$/;
+
+/**
+ * Splits the text after a `# N SEARCH/REPLACE blocks failed to match!` banner
+ * into the reports of the blocks it names. `entries` are the console lines
+ * after the banner, up to the end of the report.
+ */
+export function listFailedBlocks(entries: readonly { line: number; text: string; raw: string }[]): FailedBlock[] {
+  const failed: FailedBlock[] = [];
+  let current: { line: number; path: string; texts: string[]; raws: string[] } | undefined;
+  const close = () => {
+    if (current === undefined) return;
+    const { search, replace } = readQuotedBlock(current.texts);
+    const text = trimBlankEnds(current.texts).join("\n");
+    failed.push({ line: current.line, path: current.path, search, replace, text, raw: trimBlankEnds(current.raws).join("\n") });
+  };
+  for (const entry of entries) {
+    const match = FAILED_BLOCK.exec(entry.text);
+    if (match !== null) {
+      close();
+      current = { line: entry.line, path: match[2], texts: [], raws: [] };
+    }
+    current?.texts.push(entry.text);
+    current?.raws.push(entry.raw);
+  }
+  close();
+  return failed;
+}
+
+function readQuotedBlock(texts: readonly string[]): { search: string[]; replace: string[] } {
+  const start = texts.findIndex((t) => SEARCH_MARKER.test(t));
+  const divider = start === -1 ? -1 : texts.findIndex((t, i) => i > start && DIVIDER_MARKER.test(t));
+  const end = divider === -1 ? -1 : texts.findIndex((t, i) => i > divider && REPLACE_MARKER.test(t));
+  if (end === -1) return { search: [], replace: [] };
+  return { search: texts.slice(start + 1, divider), replace: texts.slice(divider + 1, end) };
+}
+
+/** True when a reported failure is this block: same file, same SEARCH text (trailing spaces aside). */
+export function isSameBlock(block: EditBlock, failed: FailedBlock): boolean {
+  if (!isSamePath(block.path, failed.path)) return false;
+  const a = block.search.map((l) => l.trimEnd());
+  const b = failed.search.map((l) => l.trimEnd());
+  return a.length === b.length && a.every((line, i) => line === b[i]);
+}
+
+/** Paths as a reply and Aider's output write them: equal, or one a suffix of the other at a `/`. */
+export function isSamePath(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}

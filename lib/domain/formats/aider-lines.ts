@@ -1,0 +1,153 @@
+/**
+ * The lines of one Aider session (`.aider.chat.history.md`) grouped into the
+ * three kinds of text Aider writes (`shared/real-traces/aider/FORMAT.md`):
+ * what the user typed (`#### …`), Aider's own console output (`> …`) and
+ * the model's replies (anything else).
+ *
+ * Aider writes a user line and a console line with a markdown line break (two
+ * trailing spaces); a reply is markdown of the model's own and may hold lines
+ * that start with `####` or `>` inside its code fences and SEARCH/REPLACE
+ * blocks. A `####` line is the user's only when it carries Aider's line
+ * break; a `>` line inside a reply's open fence or block only when it carries
+ * it too (or is the `Tokens:` line), so that neither a reply's own markdown
+ * nor an interrupted reply whose fence never closes is misread. In a file whose
+ * trailing spaces were stripped (no `####` line ends in two spaces) every
+ * `####` line is the user's and a `>` line is Aider's outside a fence.
+ */
+
+/** One line of the source: its 1-based number in the file and its text (no line ending). */
+export interface SourceLine {
+  line: number;
+  text: string;
+}
+
+/** One line of Aider's console output, with the unprefixed lines that continue it. */
+export interface ToolEntry {
+  line: number;
+  /** The text without the `> ` prefix and Aider's trailing line break; continuation lines joined by `\n`. */
+  text: string;
+  /** The lines as written. */
+  raw: string;
+}
+
+export type AiderBlock =
+  | { kind: "user"; line: number; lines: SourceLine[] }
+  | { kind: "tool"; line: number; entries: ToolEntry[] }
+  | { kind: "assistant"; line: number; lines: SourceLine[] };
+
+const USER_LINE = /^####(?:\s|$)/;
+const TOOL_LINE = /^>(?:\s|$)/;
+/** Printed after a reply even when it ends inside an unclosed fence (v0.51 writes it without the line break). */
+const TOKENS_LINE = /^> Tokens: /;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** Aider's SEARCH/REPLACE markers (`editblock_coder.py`: 5 to 9 marker characters). */
+export const SEARCH_MARKER = /^<{5,9} SEARCH>?\s*$/;
+export const DIVIDER_MARKER = /^={5,9}\s*$/;
+export const REPLACE_MARKER = /^>{5,9} REPLACE\s*$/;
+
+/** True when some user line of the document ends with Aider's markdown line break. */
+export function hasLineBreakMarks(lines: readonly string[]): boolean {
+  return lines.some((text) => USER_LINE.test(text) && text.endsWith("  "));
+}
+
+/** Where the reply being read stands: inside a code fence, inside a SEARCH/REPLACE block. */
+interface ReplyState {
+  fence: { char: string; length: number } | null;
+  inBlock: boolean;
+}
+
+/**
+ * Groups the lines of one session (header excluded) into blocks, in order.
+ * Consecutive `####` lines are one user message; `>` lines (and the
+ * unprefixed lines Aider writes right after one, such as the second line of a
+ * multi-line message) are console output; blank lines end a user message and
+ * belong to a reply only inside it. No reply comes before the first user
+ * message: text there continues the announcement above it.
+ */
+export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: boolean): AiderBlock[] {
+  const blocks: AiderBlock[] = [];
+  const reply: ReplyState = { fence: null, inBlock: false };
+  let previous: "user" | "tool" | "blank" | "assistant" = "blank";
+  let seenUser = false;
+  for (const source of lines) {
+    const text = source.text;
+    const last = blocks.at(-1);
+    const protectedReply = last?.kind === "assistant" && (reply.fence !== null || reply.inBlock);
+    const marked = lineBreakMarks && text.endsWith("  ");
+    if (USER_LINE.test(text) && (marked || !lineBreakMarks)) {
+      if (last?.kind === "user" && previous === "user") last.lines.push({ line: source.line, text: readUserText(text) });
+      else blocks.push({ kind: "user", line: source.line, lines: [{ line: source.line, text: readUserText(text) }] });
+      previous = "user";
+      seenUser = true;
+    } else if (TOOL_LINE.test(text) && (!protectedReply || marked || TOKENS_LINE.test(text))) {
+      const entry = { line: source.line, text: readToolText(text), raw: text };
+      if (last?.kind === "tool") last.entries.push(entry);
+      else blocks.push({ kind: "tool", line: source.line, entries: [entry] });
+      previous = "tool";
+    } else if (text.trim() === "") {
+      if (last?.kind === "assistant") last.lines.push(source);
+      previous = "blank";
+    } else if (last?.kind === "tool" && (previous === "tool" || !seenUser)) {
+      // Before the first prompt no model has answered: the text continues an announcement (a multi-line --message).
+      const entry = last.entries[last.entries.length - 1];
+      entry.text += `\n${text.trimEnd()}`;
+      entry.raw += `\n${text}`;
+    } else if (!seenUser) {
+      continue;
+    } else {
+      if (last?.kind === "assistant") last.lines.push(source);
+      else {
+        blocks.push({ kind: "assistant", line: source.line, lines: [source] });
+        reply.fence = null;
+        reply.inBlock = false;
+      }
+      trackReply(reply, text);
+      previous = "assistant";
+    }
+  }
+  for (const block of blocks) if (block.kind === "assistant") trimTrailingBlanks(block.lines);
+  return blocks;
+}
+
+function trackReply(reply: ReplyState, text: string): void {
+  if (reply.inBlock) {
+    if (REPLACE_MARKER.test(text)) reply.inBlock = false;
+    return;
+  }
+  if (SEARCH_MARKER.test(text)) {
+    reply.inBlock = true;
+    return;
+  }
+  const fence = FENCE.exec(text);
+  if (fence === null) return;
+  const marker = fence[1];
+  if (reply.fence === null) reply.fence = { char: marker[0], length: marker.length };
+  else if (marker[0] === reply.fence.char && marker.length >= reply.fence.length && fence[2].trim() === "") reply.fence = null;
+}
+
+/** A user line's text: `#### ` and Aider's line break removed. */
+function readUserText(text: string): string {
+  return text.replace(/^####\s?/, "").replace(/\s+$/, "");
+}
+
+/**
+ * A console line's text: `> ` and Aider's two-space line break removed, the
+ * rest (the indentation of a quoted SEARCH block) kept.
+ */
+function readToolText(text: string): string {
+  const body = text.replace(/^> ?/, "");
+  return body.endsWith("  ") ? body.slice(0, -2) : body.trimEnd();
+}
+
+function trimTrailingBlanks(lines: SourceLine[]): void {
+  while (lines.length > 0 && lines[lines.length - 1].text.trim() === "") lines.pop();
+}
+
+/** The lines without the blank ones at either end. */
+export function trimBlankEnds(lines: readonly string[]): string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && lines[start].trim() === "") start++;
+  while (end > start && lines[end - 1].trim() === "") end--;
+  return lines.slice(start, end);
+}

@@ -1,0 +1,169 @@
+/**
+ * Reading the lines of Aider's console output (`> …` in the chat history):
+ * token reports, commits, questions and their answers, lint runs, and the
+ * session's announcement lines (`shared/real-traces/aider/FORMAT.md`); and
+ * the reasoning block a reply may open with.
+ */
+import { trimBlankEnds, type SourceLine, type ToolEntry } from "./aider-lines";
+
+/** Token counts of one model call as Aider reports them. */
+export interface CallUsage {
+  /** Input (`sent`, which includes cache writes) + cache hits + output. */
+  tokens: number;
+  inputTokens: number;
+  cacheCreationInputTokens?: number;
+  cacheReadInputTokens?: number;
+  outputTokens: number;
+  /** The call's own cost (`$x message`, `$x request` before v0.49). */
+  costUsd?: number;
+}
+
+const TOKENS = /^Tokens: ([\d.,]+[kKmM]?) sent(?:, ([\d.,]+[kKmM]?) cache write)?(?:, ([\d.,]+[kKmM]?) cache hit)?, ([\d.,]+[kKmM]?) received\./;
+const COST = /Cost: \$([\d.,]+) (?:message|request)/;
+
+/**
+ * The usage of a `Tokens: … sent, … received. Cost: $x message, $y session.`
+ * line, or null. Aider rounds counts of 1,000 and more (`1.1k`, `19k`; exact
+ * `26,200` before v0.50), so these are approximate. `sent` already counts cache
+ * writes but not cache hits (`base_coder.calculate_and_show_tokens_and_cost`).
+ *
+ * @example readUsage("Tokens: 10k sent, 1.1k received. Cost: $0.0081 message, $0.0081 session.")
+ * // { tokens: 11100, inputTokens: 10000, outputTokens: 1100, costUsd: 0.0081 }
+ */
+export function readUsage(text: string): CallUsage | null {
+  const match = TOKENS.exec(text);
+  if (match === null) return null;
+  const inputTokens = readCount(match[1]);
+  const cacheWrite = match[2] === undefined ? undefined : readCount(match[2]);
+  const cacheHit = match[3] === undefined ? undefined : readCount(match[3]);
+  const outputTokens = readCount(match[4]);
+  const cost = COST.exec(text);
+  const costUsd = cost === null ? undefined : Number(cost[1].replace(/,/g, ""));
+  return {
+    tokens: inputTokens + (cacheHit ?? 0) + outputTokens,
+    inputTokens,
+    ...(cacheWrite !== undefined ? { cacheCreationInputTokens: cacheWrite } : {}),
+    ...(cacheHit !== undefined ? { cacheReadInputTokens: cacheHit } : {}),
+    outputTokens,
+    ...(costUsd !== undefined && Number.isFinite(costUsd) ? { costUsd } : {}),
+  };
+}
+
+function readCount(text: string): number {
+  const unit = text.slice(-1).toLowerCase();
+  const scale = unit === "k" ? 1_000 : unit === "m" ? 1_000_000 : 1;
+  const digits = scale === 1 ? text : text.slice(0, -1);
+  return Math.round(Number(digits.replace(/,/g, "")) * scale);
+}
+
+const COMMIT = /^Commit ([0-9a-f]{7,40}) (.*)$/;
+
+/** The sha and message of an auto-commit line (`Commit a27fbf1 feat: …`), or null. */
+export function readCommit(text: string): { sha: string; message: string } | null {
+  const match = COMMIT.exec(text);
+  return match === null ? null : { sha: match[1], message: match[2].trim() };
+}
+
+/**
+ * The answer to one of Aider's questions (`Attempt to fix lint errors? (Y)es/(N)o [Yes]: y`),
+ * or null when the line is not that question. Only the answer's first letter counts.
+ */
+export function readAnswer(text: string, question: RegExp): "yes" | "no" | "other" | null {
+  if (!question.test(text)) return null;
+  const answer = /[?:\]]\s*(\S+)\s*$/.exec(text)?.[1]?.toLowerCase() ?? "";
+  return answer.startsWith("y") || answer.startsWith("a") ? "yes" : answer.startsWith("n") ? "no" : "other";
+}
+
+/** Aider applied a reply's edits to a file. */
+export const APPLIED = /^Applied edit to (.+?)\s*$/;
+export const LINT_QUESTION = /^(?:Attempt to fix lint errors\?|Fix lint errors in )/;
+export const TEST_QUESTION = /^Attempt to fix test errors\?/;
+export const ADD_FILE_QUESTION = /^Add (?:file|these files) to the chat\?/;
+export const FIX_ERRORS_HEADING = /^# Fix any errors below, if possible\./;
+const LINT_RUNNING = /^## Running: (.+)$/;
+/** Lines Aider writes after an edit's lint report ends; they are not the linter's. */
+const AFTER_LINT = /^(?:Only \d+ reflections? allowed|Commit [0-9a-f]{7,40} |Applied edit to |Tokens: |You can use \/undo|Added \d+ lines? of output|Attempt to fix test errors\?)/;
+
+/** One lint run Aider reports after an edit (`## Running: <cmd>` under `# Fix any errors below`). */
+export interface LintRun {
+  line: number;
+  command: string;
+  /** What the linter printed, with Aider's excerpt of the lines it names. */
+  output: string;
+  raw: string;
+}
+
+/**
+ * The lint runs in a run of console entries. Aider prints a report only when
+ * the linter found errors, so every run listed here failed.
+ */
+export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
+  const runs: LintRun[] = [];
+  let current: { line: number; command: string; texts: string[]; raws: string[] } | undefined;
+  const close = () => {
+    if (current === undefined) return;
+    runs.push({ line: current.line, command: current.command, output: trimBlankEnds(current.texts).join("\n"), raw: trimBlankEnds(current.raws).join("\n") });
+    current = undefined;
+  };
+  for (const entry of entries) {
+    const running = LINT_RUNNING.exec(entry.text);
+    if (running !== null) {
+      close();
+      current = { line: entry.line, command: running[1].trim(), texts: [], raws: [entry.raw] };
+      continue;
+    }
+    if (FIX_ERRORS_HEADING.test(entry.text) || LINT_QUESTION.test(entry.text) || AFTER_LINT.test(entry.text)) {
+      close();
+      continue;
+    }
+    current?.texts.push(entry.text);
+    current?.raws.push(entry.raw);
+  }
+  close();
+  return runs;
+}
+
+/** What the announcement lines at a session's start say. */
+export interface SessionAnnouncement {
+  version?: string;
+  model?: string;
+  /** The `--test-cmd` of the echoed command line (`--auto-test` runs it after each edit). */
+  testCommand?: string;
+  /** The session runs one message and exits (`--message`, `--message-file`). */
+  oneShot: boolean;
+}
+
+const VERSION = /^Aider v(\S+)/;
+const MODEL = /^(?:Main model|Models|Model): (\S+)/;
+const COMMAND_LINE = /(?:^|\/)aider(?:\s|$)/;
+
+/** Reads the version, model and command-line options from a session's first console lines. */
+export function readAnnouncement(entries: readonly ToolEntry[]): SessionAnnouncement {
+  const result: SessionAnnouncement = { oneShot: false };
+  for (const entry of entries) {
+    const text = entry.text;
+    result.version ??= VERSION.exec(text)?.[1];
+    result.model ??= MODEL.exec(text)?.[1];
+    if (!COMMAND_LINE.test(text.split(/\s/)[0] ?? "")) continue;
+    // The echo does not quote arguments: a value runs to the next option.
+    result.testCommand ??= /\s--test-cmd\s+([^\n]+?)(?=\s--[a-z]|\n|$)/.exec(text)?.[1]?.trim();
+    if (/\s(?:--message|-m|--msg|--message-file|-f)\s/.test(`${text} `)) result.oneShot = true;
+  }
+  return result;
+}
+
+const THINKING_OPEN = /^<(thinking-content-[0-9a-f]+|think)>\s*$/;
+
+/**
+ * A reply's lines without its reasoning block (DeepSeek-R1's
+ * `<thinking-content-…>`, or `<think>`), up to the reply's end when it never
+ * closes: Aider reads edits only from the answer (`remove_reasoning_content`),
+ * and the answer is what `node.completed` keeps, like Claude's thinking.
+ */
+export function removeThinking(lines: SourceLine[]): SourceLine[] {
+  const open = lines.findIndex((l) => THINKING_OPEN.test(l.text));
+  if (open === -1) return lines;
+  const tag = THINKING_OPEN.exec(lines[open].text)?.[1] ?? "";
+  const close = lines.findIndex((l, i) => i > open && l.text.trim() === `</${tag}>`);
+  return close === -1 ? lines.slice(0, open) : [...lines.slice(0, open), ...lines.slice(close + 1)];
+}

@@ -1,0 +1,330 @@
+/**
+ * One Aider session (one run) mapped onto protocol events: the turns the user
+ * typed, the model calls, the SEARCH/REPLACE edits with their outcome, and the
+ * commands Aider or the user ran (lint, tests, `/run`, commits, `/undo`).
+ */
+import type { ParseItem } from "./types";
+import { cutTitle } from "./claude-code-records";
+import { MAIN_NODE, SESSION_BUDGETS } from "./claude-code-session";
+import type { AiderBlock, SourceLine, ToolEntry } from "./aider-lines";
+import { listEditBlocks, listFailedBlocks, type EditBlock, type FailedBlock } from "./aider-edits";
+import { emitCommand, emitEditOutcomes, emitFailedEdit, emitUserCommand, EventSink, SessionClock, type UserCommand } from "./aider-events";
+import {
+  ADD_FILE_QUESTION,
+  APPLIED,
+  LINT_QUESTION,
+  TEST_QUESTION,
+  listLintRuns,
+  readAnnouncement,
+  readAnswer,
+  readCommit,
+  readUsage,
+  removeThinking,
+  type CallUsage,
+  type SessionAnnouncement,
+} from "./aider-output";
+
+export interface AiderSessionInput {
+  runId: string;
+  header: SourceLine;
+  /** The header's time in epoch ms. */
+  startMs: number;
+  blocks: AiderBlock[];
+  /** Another session follows in the file: this one is over, whatever it shows last. */
+  over: boolean;
+}
+
+/** Why the model was called again without the user typing: Aider sent something back on its own. */
+type Reflection = "lint" | "test" | "edit" | "files";
+
+/** One model call: a reply, closed by its `Tokens:` line. */
+interface Call {
+  line: number;
+  lines: SourceLine[];
+  turn: number;
+  reflection?: Reflection;
+  usage?: CallUsage;
+  closedAt?: number;
+  edits: EditBlock[];
+  applied: ToolEntry[];
+  othersApplied?: ToolEntry;
+  failed: FailedBlock[];
+}
+
+const FAILED_BANNER = /^# \d+ SEARCH\/REPLACE blocks? failed to match!/;
+const NOT_CONFORMING = /^The LLM did not conform to the edit format\./;
+const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully/;
+const REPORT_END = /^(?:Only \d+ reflections? allowed|Tokens: |Commit [0-9a-f]{7,40} |Applied edit to |Committing )/;
+const OUTPUT_ADDED = /^Added \d+ lines? of output to the chat/;
+const REFLECTIONS_EXHAUSTED = /^Only \d+ reflections? allowed, stopping/;
+const KEYBOARD_INTERRUPT = /^\^C KeyboardInterrupt/;
+const SHELL_RUNNING = /^Running (.+)$/;
+const REFLECTION_MESSAGES: [RegExp, Reflection][] = [
+  [/^# Fix any errors below/, "lint"],
+  [FAILED_BANNER, "edit"],
+  [NOT_CONFORMING, "edit"],
+  [/^I ran this command:/, "test"],
+  [/^I added these files to the chat/, "files"],
+];
+const PROMPT_COMMANDS = new Set(["ask", "code", "architect", "context"]);
+const EXIT_COMMANDS = new Set(["exit", "quit"]);
+const TRACKED_COMMANDS = new Set(["run", "test", "lint", "undo"]);
+
+/** Maps one session; never throws. Events come out in time order, `run.started` first. */
+export function mapAiderSession(input: AiderSessionInput): ParseItem[] {
+  return new AiderSession(input).map();
+}
+
+class AiderSession {
+  private readonly sink: EventSink;
+  private readonly announcement: SessionAnnouncement;
+  private turn = 0;
+  private reflection: Reflection | undefined;
+  private call: Call | undefined;
+  private command: UserCommand | undefined;
+  private title: string | undefined;
+  private fallbackTitle: string | undefined;
+  private exhaustedLine: number | undefined;
+  private lastHumanLine = 0;
+  private end: { line: number; reason: string } | undefined;
+
+  constructor(private readonly input: AiderSessionInput) {
+    this.sink = new EventSink(new SessionClock(input.runId, input.header.line, input.startMs));
+    const firstUser = input.blocks.findIndex((b) => b.kind === "user");
+    const opening = input.blocks.slice(0, firstUser === -1 ? undefined : firstUser);
+    this.announcement = readAnnouncement(opening.flatMap((b) => (b.kind === "tool" ? b.entries : [])));
+  }
+
+  map(): ParseItem[] {
+    const blocks = this.input.blocks;
+    blocks.forEach((block, at) => {
+      if (block.kind === "user") this.readUser(block.lines);
+      else if (block.kind === "assistant") this.readReply(block.lines);
+      else this.readOutput(block.entries, blocks[at - 1]?.kind === "user");
+    });
+    const last = blocks.at(-1);
+    const lastLine = last === undefined ? this.input.header.line : last.kind === "tool" ? last.entries[last.entries.length - 1].line : last.lines[last.lines.length - 1].line;
+    // A reply or command still open at the end of the file may be completed by a longer read: left out until
+    // then, unless the session is over (another follows, or it visibly ended).
+    const over = this.input.over || this.end !== undefined;
+    if (over) {
+      this.settleCommand(false);
+      this.finishCall();
+      if (this.end === undefined && this.announcement.oneShot) this.end = { line: lastLine, reason: "one-shot session (--message) ended" };
+    }
+    if (this.call?.closedAt !== undefined) this.settleEdits(this.call);
+    // The title is the first prompt: until the file shows one, a longer read may still give it.
+    if (this.title !== undefined || over) this.emitStarted();
+    this.emitCompleted();
+    return this.sink.drain();
+  }
+
+  private readUser(lines: SourceLine[]): void {
+    this.settleCommand(false);
+    this.finishCall();
+    const text = lines.map((l) => l.text).join("\n").trim();
+    const raw = lines.map((l) => `#### ${l.text}`).join("\n");
+    const reflection = REFLECTION_MESSAGES.find(([pattern]) => pattern.test(text))?.[1];
+    // Aider writes `<blank>` for an empty input: nothing was asked.
+    if (text === "<blank>") return;
+    if (reflection !== undefined) {
+      this.reflection = reflection;
+      return;
+    }
+    this.turn++;
+    this.reflection = undefined;
+    this.lastHumanLine = lines[0].line;
+    const command = /^(?:\/(\S+)|!)\s*([\s\S]*)$/.exec(text);
+    if (command === null) {
+      this.title ??= text;
+      return;
+    }
+    const name = command[1]?.toLowerCase() ?? "run";
+    const args = command[2].trim();
+    if (PROMPT_COMMANDS.has(name) && args !== "") this.title ??= args;
+    this.fallbackTitle ??= text;
+    if (EXIT_COMMANDS.has(name)) this.end ??= { line: lines[0].line, reason: `user typed ${text}` };
+    if (TRACKED_COMMANDS.has(name)) this.command = { line: lines[0].line, name, args, typed: text, raw, entries: [], outputAdded: false };
+  }
+
+  private readReply(lines: SourceLine[]): void {
+    // A reply that comes right after a failing /test: Aider sent the output on its own.
+    this.settleCommand(true);
+    if (this.call !== undefined && this.call.closedAt === undefined) {
+      this.call.lines.push(...lines);
+      return;
+    }
+    this.finishCall();
+    this.call = { line: lines[0].line, lines: [...lines], turn: this.turn, reflection: this.reflection, edits: [], applied: [], failed: [] };
+    this.reflection = undefined;
+  }
+
+  private readOutput(entries: ToolEntry[], afterUser: boolean): void {
+    if (afterUser && this.command !== undefined) this.command.entries.push(...entries);
+    for (let at = 0; at < entries.length; at++) {
+      const entry = entries[at];
+      const text = entry.text;
+      const usage = readUsage(text);
+      if (usage !== null) this.closeCall(entry, usage);
+      else if (APPLIED.test(text)) this.call?.applied.push(entry);
+      else if (OTHERS_APPLIED.test(text) && this.call !== undefined) this.call.othersApplied = entry;
+      else if (FAILED_BANNER.test(text)) at = this.readFailureReport(entries, at);
+      else if (NOT_CONFORMING.test(text)) at = this.readFormatError(entries, at);
+      else if (readCommit(text) !== null) this.emitCommit(entry);
+      else if (SHELL_RUNNING.test(text)) this.emitShell(entries, at);
+      else this.readQuestionOrEnd(entries, at, afterUser);
+    }
+    for (const run of listLintRuns(entries)) {
+      const args = { command: run.command };
+      emitCommand(this.sink, { ...run, tool: "lint", args, ok: false, sourceType: "lint", verify: { command: run.command, failed: true } });
+    }
+  }
+
+  private readQuestionOrEnd(entries: ToolEntry[], at: number, afterUser: boolean): void {
+    const entry = entries[at];
+    const text = entry.text;
+    if (readAnswer(text, LINT_QUESTION) === "yes") this.reflection = "lint";
+    else if (readAnswer(text, ADD_FILE_QUESTION) === "yes") this.reflection = "files";
+    else if (OUTPUT_ADDED.test(text) && afterUser && this.command !== undefined) {
+      this.command.outputAdded = true;
+      if (this.command.name === "test") this.reflection = "test";
+    } else if (TEST_QUESTION.test(text)) {
+      if (readAnswer(text, TEST_QUESTION) === "yes") this.reflection = "test";
+      if (!(afterUser && this.command?.name === "test")) this.emitAutoTest(entries, at);
+    } else if (REFLECTIONS_EXHAUSTED.test(text)) {
+      this.reflection = undefined;
+      this.exhaustedLine = entry.line;
+    } else if (KEYBOARD_INTERRUPT.test(text)) this.end ??= { line: entry.line, reason: "user interrupted Aider (^C)" };
+  }
+
+  /** The blocks Aider reports as failed; returns the index of the report's last entry. */
+  private readFailureReport(entries: ToolEntry[], at: number): number {
+    let end = at + 1;
+    while (end < entries.length && !OTHERS_APPLIED.test(entries[end].text) && !REPORT_END.test(entries[end].text)) end++;
+    const failed = listFailedBlocks(entries.slice(at + 1, end));
+    if (this.call !== undefined) this.call.failed.push(...failed);
+    else for (const report of failed) emitFailedEdit(this.sink, report, undefined);
+    this.reflection = "edit";
+    return end - 1;
+  }
+
+  /** A reply Aider could not read as edits at all (no file name, a broken block): one failed `edit`. */
+  private readFormatError(entries: ToolEntry[], at: number): number {
+    let end = at + 1;
+    while (end < entries.length && /^https?:\/\//.test(entries[end].text)) end++;
+    if (end < entries.length && FAILED_BANNER.test(entries[end].text)) return end - 1;
+    while (end < entries.length && !REPORT_END.test(entries[end].text)) end++;
+    const report = entries.slice(at, end);
+    const text = report.map((e) => e.text).join("\n");
+    const failure = { line: entries[at].line, path: "", search: [], replace: [], text, raw: report.map((e) => e.raw).join("\n") };
+    emitFailedEdit(this.sink, failure, undefined);
+    if (this.call !== undefined) this.call.edits = [];
+    this.reflection = "edit";
+    return end - 1;
+  }
+
+  private emitCommit(entry: ToolEntry): void {
+    const commit = readCommit(entry.text);
+    if (commit === null) return;
+    emitCommand(this.sink, { line: entry.line, tool: "commit", args: { message: commit.message }, ok: true, output: entry.text, raw: entry.raw, sourceType: "commit" });
+  }
+
+  /** A shell command the model suggested and Aider ran (v0.6x+): its output is not in the history. */
+  private emitShell(entries: ToolEntry[], at: number): void {
+    const command = SHELL_RUNNING.exec(entries[at].text)?.[1]?.trim() ?? "";
+    let end = at + 1;
+    while (end < entries.length && /^(?:Add command output|Added \d+ lines? of output)/.test(entries[end].text)) end++;
+    const output = entries.slice(at + 1, end).map((e) => e.text).join("\n");
+    emitCommand(this.sink, { line: entries[at].line, tool: "shell", args: { command }, output, raw: entries[at].raw, sourceType: "command" });
+  }
+
+  /** `--auto-test` after an edit: Aider asks to fix test errors only when the tests failed. */
+  private emitAutoTest(entries: ToolEntry[], at: number): void {
+    const start = at > 0 && OUTPUT_ADDED.test(entries[at - 1].text) ? at - 1 : at;
+    const report = entries.slice(start, at + 1);
+    const command = this.announcement.testCommand ?? "auto-test";
+    const output = report.map((e) => e.text).join("\n");
+    const raw = report.map((e) => e.raw).join("\n");
+    emitCommand(this.sink, { line: entries[start].line, tool: "test", args: { command }, ok: false, output, raw, sourceType: "auto-test", verify: { command, failed: true } });
+  }
+
+  /** Ends the command the user typed last, once what follows it shows its outcome. */
+  private settleCommand(replyFollows: boolean): void {
+    if (this.command !== undefined) emitUserCommand(this.sink, this.command, replyFollows);
+    this.command = undefined;
+  }
+
+  private closeCall(entry?: ToolEntry, usage?: CallUsage): void {
+    let call = this.call;
+    if (call === undefined || call.closedAt !== undefined) {
+      if (entry === undefined) return;
+      this.finishCall();
+      // A Tokens line without a reply: the model answered nothing.
+      call = { line: entry.line, lines: [], turn: this.turn, reflection: this.reflection, edits: [], applied: [], failed: [] };
+      this.reflection = undefined;
+      this.call = call;
+    }
+    call.usage = usage;
+    call.closedAt = entry?.line ?? call.lines.at(-1)?.line ?? call.line;
+    call.edits = listEditBlocks(removeThinking(call.lines));
+    this.emitCall(call, entry);
+  }
+
+  /** Settles the edits of the last call before another call or turn starts (an open reply is interrupted). */
+  private finishCall(): void {
+    const call = this.call;
+    if (call === undefined) return;
+    if (call.closedAt === undefined) this.closeCall();
+    this.settleEdits(call);
+    this.call = undefined;
+  }
+
+  private emitCall(call: Call, entry: ToolEntry | undefined): void {
+    const answer = removeThinking(call.lines).map((l) => l.text).join("\n").trim();
+    const raw = [...call.lines.map((l) => l.text), ...(entry === undefined ? [] : [entry.raw])].join("\n");
+    const fields = {
+      type: "node.completed",
+      node: MAIN_NODE,
+      turn: call.turn > 0 ? call.turn : undefined,
+      ...call.usage,
+      output: answer === "" ? undefined : { final: answer },
+      reflection: call.reflection,
+    };
+    this.sink.emit(call.closedAt ?? call.line, "call", fields, { line: call.line, raw, sourceType: "assistant" });
+  }
+
+  private settleEdits(call: Call): void {
+    emitEditOutcomes(this.sink, call);
+    call.edits = [];
+    call.failed = [];
+  }
+
+  private emitStarted(): void {
+    const header = this.input.header;
+    const title = this.title ?? this.fallbackTitle;
+    const fields = {
+      type: "run.started",
+      title: title === undefined ? undefined : cutTitle(title),
+      graph: { nodes: [{ id: MAIN_NODE, label: "main agent" }] },
+      budgets: SESSION_BUDGETS,
+      model: this.announcement.model,
+      aiderVersion: this.announcement.version,
+    };
+    this.sink.emit(header.line, "run.started", fields, { line: header.line, raw: header.text, sourceType: "session-start" });
+  }
+
+  /**
+   * `run.completed` only where the history shows the session ended: the user
+   * typed `/exit` or `/quit`, interrupted Aider, or a one-shot session is
+   * followed by the next. Stuck when Aider gave up its reflections (`Only 3
+   * reflections allowed`) and the user typed nothing after; otherwise the
+   * history says nothing of success: partial.
+   */
+  private emitCompleted(): void {
+    const end = this.end;
+    if (end === undefined) return;
+    const stuck = this.exhaustedLine !== undefined && this.exhaustedLine > this.lastHumanLine && this.exhaustedLine <= end.line;
+    const fields = { type: "run.completed", terminalStatus: stuck ? "aborted_stuck" : "done_partial", stopReason: stuck ? `Aider stopped its reflections; ${end.reason}` : end.reason };
+    this.sink.emit(end.line, "run.completed", fields, { line: end.line, raw: end.reason, sourceType: "session-end" });
+  }
+}

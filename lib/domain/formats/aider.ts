@@ -1,0 +1,85 @@
+/**
+ * Aider chat histories (`.aider.chat.history.md`, or the file
+ * `--chat-history-file` names) mapped onto the protocol. The format as the
+ * real files show it: `shared/real-traces/aider/FORMAT.md`.
+ */
+import type { ParseItem } from "./types";
+import type { DocumentSource } from "./document-format";
+import { MAX_ID_LENGTH } from "./protocol";
+import { parseIsoTimestamp } from "./timestamp";
+import { groupSessionLines, hasLineBreakMarks, type SourceLine } from "./aider-lines";
+import { mapAiderSession } from "./aider-session";
+
+/**
+ * The line that starts a session (`io.py` writes it when Aider starts), with
+ * its local start time, the history's only timestamp, in group 1. Detection
+ * tests it against the first non-blank line of a markdown file.
+ *
+ * @example AIDER_HEADING.exec("# aider chat started at 2024-08-09 18:12:18")?.[1] // "2024-08-09 18:12:18"
+ */
+export const AIDER_HEADING = /^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\s*$/;
+
+/**
+ * Maps a whole chat history. Each session (from one start header to the next)
+ * is a run, `<sourceKey>:<start as YYYY-MM-DDTHH:MM:SS>` (`#2`, `#3` for
+ * later sessions started in the same second), with node `main`:
+ *
+ * - `run.started` at the header, titled by the first prompt, with the model
+ *   and Aider version the session announced;
+ * - `node.completed` per model call (`<offset>:call`): the reply up to its
+ *   `> Tokens:` line, with the (rounded) tokens and cost Aider reports, the
+ *   user turn it answers, and `reflection` (`lint`, `test`, `edit`, `files`)
+ *   when Aider sent something back to the model on its own;
+ * - per SEARCH/REPLACE block: `tool.called` `edit` (`<offset>:edit`), ok when
+ *   Aider applied it, with `artifact.diff` (`…:diff`); failed, with Aider's
+ *   report as output, when it did not match;
+ * - `tool.called` for auto-commits (`commit`), lint runs (`lint`, with a
+ *   failing `verify.result`), `--auto-test` failures and `/test`, `/lint`,
+ *   `/run`, `/undo` and model-suggested shell commands;
+ * - `run.completed` only when the session visibly ended (`/exit`, `/quit`,
+ *   `^C KeyboardInterrupt`, a one-shot `--message` session followed by another).
+ *
+ * `line` is the line in the file where an event's record starts. Text before
+ * the first header, and a header whose time is not a date, are errors; the
+ * other sessions are still mapped. Never throws.
+ *
+ * @example parseAiderHistory({ text: readFileSync(path, "utf8"), sourceKey: basename(path) })
+ */
+export function parseAiderHistory(source: DocumentSource): ParseItem[] {
+  const lines = splitSourceLines(source.text);
+  const lineBreakMarks = hasLineBreakMarks(lines.map((l) => l.text));
+  const headers = lines.filter((l) => AIDER_HEADING.test(l.text));
+  const items: ParseItem[] = [];
+  const firstText = lines.find((l) => l.text.trim() !== "");
+  if (firstText !== undefined && (headers.length === 0 || firstText.line < headers[0].line)) {
+    items.push({ kind: "error", line: firstText.line, message: 'text before the first session header "# aider chat started at <YYYY-MM-DD HH:MM:SS>" is not in a session' });
+  }
+  const seen = new Map<string, number>();
+  headers.forEach((header, index) => {
+    const started = AIDER_HEADING.exec(header.text)?.[1] ?? "";
+    const startMs = parseIsoTimestamp(started);
+    if (Number.isNaN(startMs)) {
+      items.push({ kind: "error", line: header.line, message: `session header time must be a date and time (got ${JSON.stringify(started)})` });
+      return;
+    }
+    const count = (seen.get(started) ?? 0) + 1;
+    seen.set(started, count);
+    const next = headers[index + 1];
+    const body = lines.slice(header.line, next === undefined ? lines.length : next.line - 1);
+    const blocks = groupSessionLines(body, lineBreakMarks);
+    items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, over: next !== undefined }));
+  });
+  return items;
+}
+
+/** The run id of a session: the source's name, its start time and, from the second session started in that second, `#n`. */
+function formatRunId(sourceKey: string, started: string, count: number): string {
+  const suffix = `:${started.replace(" ", "T")}${count > 1 ? `#${count}` : ""}`;
+  const key = sourceKey.length + suffix.length > MAX_ID_LENGTH ? sourceKey.slice(sourceKey.length + suffix.length - MAX_ID_LENGTH) : sourceKey;
+  return `${key}${suffix}`;
+}
+
+/** The document's lines, numbered from 1, line endings (`\n`, `\r\n`) removed. */
+function splitSourceLines(text: string): SourceLine[] {
+  return text.split("\n").map((line, i) => ({ line: i + 1, text: line.endsWith("\r") ? line.slice(0, -1) : line }));
+}
