@@ -1,0 +1,69 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { DetectReport } from "@/lib/domain/detector";
+
+// `npx loopscope detect ../shared/real-traces --json` over the whole corpus of
+// real agent runs (read in place, never copied): every file read, the loops a
+// person sees found where they happen, and nothing on the clean sessions.
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CORPUS = fileURLToPath(new URL("../../../shared/real-traces", import.meta.url));
+
+function detectCorpus(): DetectReport {
+  const out = execFileSync(process.execPath, ["bin/loopscope.js", "detect", CORPUS, "--json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  return JSON.parse(out) as DetectReport;
+}
+
+describe("detect over shared/real-traces", () => {
+  const report = detectCorpus();
+
+  it("reads every trace file: 37 runs in the seven agent formats, errors only for the corpus's own notes", () => {
+    const perFormat: Record<string, number> = {};
+    for (const run of report.runs) perFormat[run.format] = (perFormat[run.format] ?? 0) + 1;
+    expect(perFormat).toEqual({ "claude-code": 7, codex: 2, openhands: 7, "swe-agent": 4, "mini-swe-agent": 5, aider: 5, "otel-genai": 7 });
+    expect(report.errors.map((e) => e.source.slice(CORPUS.length + 1)).sort()).toEqual(
+      ["README.md", "SHA256SUMS", ...["aider", "claude-code", "codex-cli", "mini-swe-agent", "openhands", "otel-genai", "swe-agent"].flatMap((d) => [`${d}/FORMAT.md`, `${d}/PROVENANCE.md`])].sort(),
+    );
+  });
+
+  it("finds the loops at the records where they happen, and no finding anywhere else", () => {
+    const found = report.runs.flatMap((run) =>
+      run.findings.map((f) => ({
+        run: run.runId,
+        signal: f.signal,
+        haltReason: f.haltReason,
+        source: f.at === null ? null : f.at.source.slice(CORPUS.length + 1),
+        line: f.at?.line ?? null,
+        record: f.at?.record ?? null,
+      })),
+    );
+    const aider = "custom_aider_history.md:2025-03-18T11:59:14";
+    const aiderFile = "aider/agent_aider_worktree/44dc93dc/custom_aider_history.md";
+    expect(found).toEqual([
+      // The same `git commit` failing its pre-commit checks (Dialyzer timings differ; a Credo failure between).
+      {
+        run: "ae4a77f8-aedd-4bc1-888f-c94edc91af04", signal: "recurring_failure", haltReason: "repeated_error",
+        source: "claude-code/spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl", line: 1419, record: null,
+      },
+      // pylint run on README.md after every blank-line edit: the same syntax error, the same edit twice.
+      { run: aider, signal: "recurring_failure", haltReason: "repeated_error", source: aiderFile, line: 419, record: null },
+      { run: aider, signal: "unchanged_diff", haltReason: "stalled", source: aiderFile, line: 642, record: null },
+      { run: aider, signal: "repeated_failure", haltReason: "repeated_error", source: aiderFile, line: 667, record: null },
+      // sed -i edits of base.py, undone by `git checkout` again and again.
+      {
+        run: "django__django-11138", signal: "edit_undo", haltReason: "oscillating",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/django__django-11138/django__django-11138.traj.json", line: null, record: "messages[105]",
+      },
+      // The same no-op `sed -i 's/return mmsubsup/return mmsubsup/'` five times.
+      {
+        run: "sympy__sympy-15976", signal: "repeated_tool_call", haltReason: "stalled",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/sympy__sympy-15976/sympy__sympy-15976.traj.json", line: null, record: "messages[45]",
+      },
+    ]);
+  });
+
+  it("raises no no-progress finding on the converging fix-and-retest cycle or the polled build", () => {
+    const clean = ["258c7280-ae70-4798-800f-63464d01a85d", "019e1625-789d-76c0-80ab-3724b5ddb799", "fe5e1c67-53e7-4862-81ae-d0e013e3270b"];
+    for (const runId of clean) expect(report.runs.find((r) => r.runId === runId)?.findings).toEqual([]);
+  });
+});
