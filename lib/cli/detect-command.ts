@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { parseSource } from "@/lib/domain/formats";
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
@@ -46,7 +46,9 @@ export async function runDetectCommand(argv: string[]): Promise<number> {
   const newRun = (runId: string, format: SourceFormat): ReadRun => ({ runId, format, events: [], locations: new Map() });
   const errors: { source: string; line: number | null; message: string }[] = [];
   for (const file of files) {
-    for await (const item of parseSource(readChunks(file.path, 0), { sourceKey: basename(file.path), sourceFolder: basename(dirname(file.path)) })) {
+    const modifiedMs = await stat(file.path).then((s) => s.mtimeMs, () => undefined);
+    const opts = { sourceKey: basename(file.path), sourceFolder: basename(dirname(file.path)), sourceModifiedMs: modifiedMs };
+    for await (const item of parseSource(readChunks(file.path, 0), opts)) {
       if (item.kind === "error") {
         errors.push({ source: file.display, line: item.line, message: item.message });
       } else if (item.kind === "event") {

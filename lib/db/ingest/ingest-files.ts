@@ -144,6 +144,7 @@ export async function ingestFile(
     const items = parseSource(readChunks(file.path, start), {
       sourceKey: basename(file.path),
       sourceFolder: basename(dirname(file.path)),
+      sourceModifiedMs: info.mtimeMs,
       emitUnterminatedLast: !opts.holdUnterminatedLast,
       startLine,
       startOffset: start,

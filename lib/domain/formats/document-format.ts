@@ -13,6 +13,8 @@ export interface DocumentSource {
   text: string;
   /** The source's base name: the stand-in run id of formats whose documents carry none. */
   sourceKey: string;
+  /** When the file was last written (epoch ms), for documents that keep no time of their own. */
+  modifiedMs?: number;
 }
 
 /** A format read from a parsed JSON document. */

@@ -33,11 +33,11 @@ export type JsonDocumentResult =
  * has. A document that is not JSON or nests too deep is one error (the caller
  * names the file); one of no known shape has a null message.
  */
-export function parseJsonDocument(text: string, sourceKey: string): JsonDocumentResult {
+export function parseJsonDocument(text: string, sourceKey: string, modifiedMs?: number): JsonDocumentResult {
   const parsed = parseJsonValue(text);
   if (!parsed.ok) return parsed;
   const value = parsed.value;
   const format = JSON_DOCUMENT_FORMATS.find((candidate) => candidate.matches(value));
   if (format === undefined) return { ok: false, message: null };
-  return { ok: true, format: format.format, items: format.parse(value, { text, sourceKey }) };
+  return { ok: true, format: format.format, items: format.parse(value, { text, sourceKey, modifiedMs }) };
 }

@@ -35,6 +35,8 @@ export interface ParseSourceOptions {
    * run get it with their key (`<instance>/report.json`: SWE-bench reports).
    */
   sourceFolder?: string;
+  /** When the file was last written: the clock of documents that keep none (SWE-agent). */
+  sourceModifiedMs?: number;
   /** See `SplitLinesOptions.emitUnterminatedLast`. Default true. */
   emitUnterminatedLast?: boolean;
   /** Number of the first line (resuming a JSON-lines file). Default 1. */
@@ -219,7 +221,7 @@ async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts:
     return;
   }
   const key = opts.sourceFolder !== undefined && opts.sourceFolder !== "" ? `${opts.sourceFolder}/${opts.sourceKey}` : opts.sourceKey;
-  const parsed = parseJsonDocument(read.text, key);
+  const parsed = parseJsonDocument(read.text, key, opts.sourceModifiedMs);
   opts.onFormat?.(parsed.ok ? parsed.format : "unknown");
   if (!parsed.ok) {
     yield { kind: "error", line: null, message: parsed.message ?? UNSUPPORTED_FORMAT_MESSAGE };

@@ -233,3 +233,15 @@ describe("SWE-agent trajectories: bad documents", () => {
     );
   });
 });
+
+describe("SWE-agent times", () => {
+  it("end the made-up clock when the file was last written, a second per step", () => {
+    const doc = readDoc(PYDICOM);
+    const modifiedMs = Date.parse("2025-06-01T10:00:00.500Z");
+    const events = eventsOf(SWE_AGENT_TRAJ.parse(doc, { text: "", sourceKey: baseName(PYDICOM), modifiedMs }));
+    expect(events[0].event).toMatchObject({ type: "run.started", syntheticClock: true, ts: new Date(Date.parse("2025-06-01T10:00:00Z") - doc.trajectory.length * 1000).toISOString() });
+    expect(events.at(-1)?.event.ts).toBe("2025-06-01T10:00:00.000Z");
+    // Without a file time, from the epoch, as before.
+    expect(eventsOf(parseFile(PYDICOM))[0].event.ts).toBe("1970-01-01T00:00:00.000Z");
+  });
+});

@@ -21,9 +21,10 @@ import { buildVerifyEvent } from "./verify-result";
 
 /**
  * Where the clock of a document without timestamps starts (a SWE-agent
- * `.traj` has none): the Unix epoch, one second per step, so that the events
- * keep their order and a second read gives the same times. `run.started`
- * says so with `syntheticClock: true`.
+ * `.traj` has none): one second per step, ending when the file was last
+ * written, or from the Unix epoch when that is not known (a request body),
+ * so that the events keep their order. `run.started` says the times are
+ * made up with `syntheticClock: true`.
  */
 export const SYNTHETIC_CLOCK_START_MS = 0;
 const STEP_MS = 1000;
@@ -85,7 +86,10 @@ export function parseSweAgentTrajectory(value: unknown, source: DocumentSource):
   const facts = readModelStats(info);
   if (facts !== null) out.push({ kind: "run", runId, format: "swe-agent", facts });
   const task = findTaskMessage(value.history);
-  doc.start(SYNTHETIC_CLOCK_START_MS, readIssueTitle(task, value.replay_config) ?? runId, task ?? null, {
+  const clockStart = source.modifiedMs !== undefined && Number.isFinite(source.modifiedMs)
+    ? Math.max(0, Math.floor(source.modifiedMs / STEP_MS) * STEP_MS - steps.length * STEP_MS)
+    : SYNTHETIC_CLOCK_START_MS;
+  doc.start(clockStart, readIssueTitle(task, value.replay_config) ?? runId, task ?? null, {
     model: readString(readObject(readObject(readObjectOrJson(value.replay_config).agent).model).name),
     syntheticClock: true,
   });
@@ -96,10 +100,10 @@ export function parseSweAgentTrajectory(value: unknown, source: DocumentSource):
     if (typeof action !== "string") return out.push(docError(describeBadString(`${record}.action`, action)));
     const observation = step.observation ?? "";
     if (typeof observation !== "string") return out.push(docError(mustBe(`${record}.observation`, "a string", observation)));
-    mapStep(doc, { record, step, action: action.trim(), observation, tsMs: SYNTHETIC_CLOCK_START_MS + (i + 1) * STEP_MS });
+    mapStep(doc, { record, step, action: action.trim(), observation, tsMs: clockStart + (i + 1) * STEP_MS });
   });
   const exitStatus = info === null ? undefined : readExitStatus(info, out);
-  doc.finish(SYNTHETIC_CLOCK_START_MS + steps.length * STEP_MS, info, exitStatus === undefined ? null : mapSweAgentExit(exitStatus));
+  doc.finish(clockStart + steps.length * STEP_MS, info, exitStatus === undefined ? null : mapSweAgentExit(exitStatus));
   return out;
 }
 
