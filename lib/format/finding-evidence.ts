@@ -12,6 +12,7 @@ const LABELS: Record<string, string> = {
   blockers: "Blockers",
   completedWork: "Completed work",
   queries: "Repeated queries",
+  files: "Files edited and undone",
   summaries: "Summaries",
   outputHash: "Output hash",
   diffHash: "Diff hash",

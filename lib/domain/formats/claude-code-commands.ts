@@ -96,8 +96,10 @@ const ISO_TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?
 const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
 // `0m12.09s`, `1h02m03s`: the unit-glued parts `maskVolatileNumbers` cannot see.
 const COMPOUND_DURATION = /\b(?:\d+h)?\d+m\d+(?:\.\d+)?s\b/g;
-// Git shas, task and object ids: hex words of 7+ characters with a digit and a letter.
-const HEX_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g;
+// Git shas, task and object ids: hex words of 7+ characters with a digit and a letter
+// (checked on the match: two lookaheads at every word boundary cost more than the rest).
+const HEX_WORD = /\b[0-9a-f]{7,64}\b/g;
+const maskHexId = (word: string): string => (/\d/.test(word) && /[a-f]/.test(word) ? "<hex>" : word);
 const SEED = /\b(seed[:=]?\s*)\d+/gi;
 const PROCESS_ID = /\b(pid[:=]?\s*)\d+|<\d+\.\d+\.\d+>/gi;
 
@@ -111,14 +113,14 @@ const PROCESS_ID = /\b(pid[:=]?\s*)\d+|<\d+\.\d+\.\d+>/gi;
  * @example maskToolOutput("done in 0m12.09s at 15:19:35.486") // "done in # at <time>"
  */
 export function maskToolOutput(text: string): string {
-  const masked = text
-    .replace(UUID, "<uuid>")
-    .replace(ISO_TIMESTAMP, "<ts>")
-    .replace(CLOCK_TIME, "<time>")
-    .replace(COMPOUND_DURATION, "#")
-    .replace(HEX_ID, "<hex>")
-    .replace(SEED, "$1#")
-    .replace(PROCESS_ID, (match: string, prefix: string | undefined) => (prefix === undefined ? "<pid>" : `${prefix}#`));
+  // Each pass runs only when the text holds the character its pattern needs.
+  let masked = text.includes("-") ? text.replace(UUID, "<uuid>") : text;
+  if (masked.includes(":")) masked = masked.replace(ISO_TIMESTAMP, "<ts>").replace(CLOCK_TIME, "<time>");
+  masked = masked.replace(COMPOUND_DURATION, "#").replace(HEX_WORD, maskHexId);
+  if (/seed/i.test(masked)) masked = masked.replace(SEED, "$1#");
+  if (/pid|<\d/i.test(masked)) {
+    masked = masked.replace(PROCESS_ID, (match: string, prefix: string | undefined) => (prefix === undefined ? "<pid>" : `${prefix}#`));
+  }
   return maskVolatileNumbers(masked);
 }
 

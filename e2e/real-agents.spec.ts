@@ -1,0 +1,71 @@
+import { fileURLToPath } from "node:url";
+import { expect, test, type Page } from "@playwright/test";
+import { loopscopeCli } from "./support";
+
+// Real agent transcripts from ../shared/real-traces, ingested in place (never copied).
+const CORPUS = fileURLToPath(new URL("../../shared/real-traces/", import.meta.url));
+const SPOTTER = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
+const DJANGO = "django__django-11138";
+const MINI = `${CORPUS}mini-swe-agent/20251118_gemini-3-pro`;
+
+const findings = (page: Page) => page.getByRole("table", { name: "Findings" });
+
+/** Follows a finding's event link to its row in the timeline, opened. */
+async function openFindingEvent(page: Page, signal: string) {
+  const row = findings(page).locator(`tr[data-finding-signal="${signal}"]`);
+  await row.getByRole("link", { name: /./ }).last().click();
+  const target = page.locator(".timeline-row.target");
+  await expect(target).toBeVisible();
+  return target;
+}
+
+test.describe("real coding agents in the dashboard", () => {
+  test.beforeAll(async ({}, info) => {
+    loopscopeCli(info, [
+      "ingest", "--quiet",
+      `${CORPUS}claude-code/spotter/${SPOTTER}.jsonl`,
+      `${CORPUS}claude-code/spotter/${SPOTTER}`,
+      `${MINI}/trajs/${DJANGO}`,
+      `${MINI}/logs/${DJANGO}`,
+    ]);
+  });
+
+  test("a Claude Code session: filtered by format, its repeated failing commit found at line 1419, with the record's raw JSON", async ({ page }) => {
+    await page.goto("/runs?format=claude-code");
+    const row = page.getByRole("table", { name: "Runs" }).locator(`tr[data-run-id="${SPOTTER}"]`);
+    await expect(row).toContainText("Work on bead spotter-4te");
+    await row.getByRole("link").first().click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${SPOTTER}$`));
+
+    const finding = findings(page).locator('tr[data-finding-signal="recurring_failure"]');
+    await expect(finding).toContainText("repeated error");
+    await expect(finding.locator(".finding-at")).toHaveText(`${SPOTTER}.jsonl:1419`);
+
+    // The graph: the main agent and its sub-agent, with the Task edge between them.
+    const graph = page.getByTestId("run-graph");
+    await expect(graph).toHaveAttribute("data-layout", "ready", { timeout: 20_000 });
+    await expect(page.getByTestId("graph-node-main")).toBeVisible();
+    await expect(page.getByTestId("graph-node-agent-aac57f5")).toBeVisible();
+
+    const target = await openFindingEvent(page, "recurring_failure");
+    await expect(target).toContainText("line 1419");
+    await expect(target.getByLabel("Raw event")).toContainText('"sessionId": "ae4a77f8-aedd-4bc1-888f-c94edc91af04"');
+    await expect(target).toContainText("git commit");
+  });
+
+  test("a mini-SWE-agent trajectory: edits undone by git checkout, found at messages[105], with the SWE-bench verdict", async ({ page }) => {
+    await page.goto("/runs?format=mini-swe-agent");
+    await expect(page.getByRole("table", { name: "Runs" }).locator(`tr[data-run-id="${DJANGO}"]`)).toBeVisible();
+    await page.goto(`/runs/${DJANGO}`);
+    // report.json beside the trajectory (in a folder named after the instance) states the verdict.
+    await expect(page.locator(".stop-reason")).toHaveText("Stop reason: SWE-bench: not resolved (1 failing test)");
+    const finding = findings(page).locator('tr[data-finding-signal="edit_undo"]');
+    await expect(finding).toContainText("oscillating");
+    await expect(finding.locator(".finding-at")).toHaveText(`${DJANGO}.traj.json · messages[105]`);
+    await expect(finding).toContainText("django/db/backends/sqlite3/base.py");
+
+    const target = await openFindingEvent(page, "edit_undo");
+    await expect(target).toContainText("record messages[105]");
+    await expect(target.getByLabel("Raw event")).toContainText("<returncode>0</returncode>");
+  });
+});
