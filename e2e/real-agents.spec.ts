@@ -20,6 +20,7 @@ async function openFindingEvent(page: Page, signal: string) {
 }
 
 test.describe("real coding agents in the dashboard", () => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright takes the fixtures as a pattern before testInfo.
   test.beforeAll(async ({}, info) => {
     loopscopeCli(info, [
       "ingest", "--quiet",
