@@ -27,7 +27,7 @@ export function DecisionPanel({ data, viewer }: { data: DecisionPanelData | null
     <section className={`panel decision-panel${data.halt ? " waiting" : ""}`} aria-labelledby="decision-title" data-testid="decision-panel">
       <h2 id="decision-title">{data.halt ? "Needs you: this run waits for a decision" : "Decisions"}</h2>
       <div className="panel-body">
-        {data.halt ? <HaltSummary halt={data.halt} now={now} /> : null}
+        {data.halt ? <HaltSummary halt={data.halt} now={now} nodeLabels={data.nodeLabels} /> : null}
         {viewer.canDecide ? (
           <>
             <DecisionForm runId={data.runId} haltKey={data.halt?.key ?? null} suggested={[...suggestedDecisions(data.halt?.suggestedActions ?? [])]} />

@@ -2,10 +2,11 @@ import type { WaitingHalt } from "@/lib/db/control";
 import { formatInstantFull, humanize } from "@/lib/format/values";
 import { HaltEvidence } from "./halt-evidence";
 import { formatWaited } from "./decision-labels";
+import type { NodeLabels } from "@/lib/domain/graph/node-labels";
+import { HaltPlace } from "@/components/run/node-name";
 
 /** Why the run waits: the halt (finding, runtime halt or pause), where it fired, its evidence and what to try. */
-export function HaltSummary({ halt, now }: { halt: WaitingHalt; now: number }) {
-  const where = halt.edge ?? halt.node ?? halt.taskId;
+export function HaltSummary({ halt, now, nodeLabels }: { halt: WaitingHalt; now: number; nodeLabels: NodeLabels }) {
   return (
     <div className="halt-summary">
       <p>
@@ -15,7 +16,7 @@ export function HaltSummary({ halt, now }: { halt: WaitingHalt; now: number }) {
         ) : (
           <>
             {halt.kind === "runtime" ? <>halted by the runtime</> : <>the detector&apos;s <code>{halt.signal}</code> fired</>}
-            {where ? <> on <code>{where}</code></> : null}
+            {halt.edge || halt.node ? <> on <code><HaltPlace edge={halt.edge} node={halt.node} labels={nodeLabels} /></code></> : halt.taskId ? <> on <code>{halt.taskId}</code></> : null}
             {halt.count !== null && halt.limit !== null ? <> ({halt.count} of at most {halt.limit})</> : null}
           </>
         )}

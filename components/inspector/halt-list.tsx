@@ -10,7 +10,10 @@ export function HaltList({ halts }: { halts: readonly HaltMark[] }) {
         <li key={h.findingId}>
           <span className="badge bad">{humanize(h.haltReason)}</span> <code>{h.signal ?? h.source}</code>
           <div>{h.explanation}</div>
-          <div className="run-sub">{h.node ? `at ${h.node}, ` : ""}event {h.atEventId}{h.source !== "detector" ? ` · from the ${h.source}` : ""}</div>
+          <div className="run-sub">
+            {h.node ? <>at {h.nodeLabel ? <span className="node-name" title={h.node}>{h.nodeLabel}</span> : h.node}, </> : ""}
+            event {h.atEventId}{h.source !== "detector" ? ` · from the ${h.source}` : ""}
+          </div>
         </li>
       ))}
     </ul>

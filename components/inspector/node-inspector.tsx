@@ -2,6 +2,8 @@
 import dynamic from "next/dynamic";
 import { describeCycle } from "@/lib/domain/graph/collapse-graph";
 import type { ReportEvidence as ReportEvidenceData } from "@/lib/domain/graph/types";
+import type { NodeLabels } from "@/lib/domain/graph/node-labels";
+import { NodeName } from "@/components/run/node-name";
 import { formatCost, formatDuration, formatTokens } from "@/lib/format/values";
 import { BudgetGauges } from "./budget-gauges";
 import { ResearchList, ToolRepeats, TurnsTable } from "./evidence-lists";
@@ -23,6 +25,8 @@ interface NodeInspectorProps {
   /** The run graph's version: a change refetches (live runs). */
   version: string;
   report: ReportEvidenceData | null;
+  /** The run's node labels (its loop's nodes are named by them). */
+  labels: NodeLabels;
   onClose: () => void;
 }
 
@@ -31,7 +35,7 @@ interface NodeInspectorProps {
  * evidence (hashes with repeats grouped, failing-test trend, research,
  * repeated tool calls) and the node's halts.
  */
-export function NodeInspector({ runId, nodeId, version, report, onClose }: NodeInspectorProps) {
+export function NodeInspector({ runId, nodeId, version, report, labels, onClose }: NodeInspectorProps) {
   const { data, error } = useNodeInspector(runId, nodeId, version);
   const node = data?.node;
   return (
@@ -61,7 +65,7 @@ export function NodeInspector({ runId, nodeId, version, report, onClose }: NodeI
           </dl>
           {data.cycle ? (
             <p className="inspector-hint">
-              In loop <code title={data.cycle.nodes.join(", ")}>{describeCycle(data.cycle)}</code>, driven by <code>{data.cycle.driver}</code>: Loop {data.cycle.iterations}/{data.cycle.limit}
+              In loop <code title={data.cycle.nodes.join(", ")}>{describeCycle(data.cycle, labels)}</code>, driven by <code><NodeName id={data.cycle.driver} labels={labels} /></code>: Loop {data.cycle.iterations}/{data.cycle.limit}
             </p>
           ) : null}
           <section className="inspector-section" aria-label="Budgets">

@@ -1,10 +1,11 @@
 import { describeCycle } from "@/lib/domain/graph/collapse-graph";
+import type { NodeLabels } from "@/lib/domain/graph/node-labels";
 import type { RunGraph } from "@/lib/domain/graph/types";
 import { HaltList } from "./halt-list";
 import { ReportEvidence } from "./report-evidence";
 
 /** The inspector's place before a node is chosen: how to choose one, the run's halts and its report's evidence. */
-export function RunSidePanel({ graph }: { graph: RunGraph }) {
+export function RunSidePanel({ graph, labels }: { graph: RunGraph; labels: NodeLabels }) {
   const halted = graph.cycles.filter((c) => c.halted);
   const shown = halted.slice(0, 5);
   return (
@@ -15,7 +16,7 @@ export function RunSidePanel({ graph }: { graph: RunGraph }) {
           <h4>Halted loops</h4>
           {shown.map((c) => (
             <div key={c.cycleId}>
-              <code title={c.nodes.join(", ")}>{describeCycle(c)}</code> · Loop {c.iterations}/{c.limit}
+              <code title={c.nodes.join(", ")}>{describeCycle(c, labels)}</code> · Loop {c.iterations}/{c.limit}
               <HaltList halts={c.halts} />
             </div>
           ))}

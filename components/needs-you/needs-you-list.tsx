@@ -5,6 +5,7 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { LiveRefresh } from "@/components/decision/live-refresh";
 import { formatWaited } from "@/components/decision/decision-labels";
 import { revealInvisible } from "@/lib/domain/access/visible-text";
+import { HaltPlace } from "@/components/run/node-name";
 
 /** Runs waiting for a person, the most recently halted first, with why and for how long. */
 export function NeedsYouList({ runs, total, now }: { runs: WaitingRun[]; total: number; now: number }) {
@@ -24,7 +25,7 @@ export function NeedsYouList({ runs, total, now }: { runs: WaitingRun[]; total: 
               <span className="needs-you-why">
                 <StatusBadge status={r.status} /> <span className="badge bad">{humanize(r.halt.haltReason)}</span>{" "}
                 {r.halt.kind === "runtime" ? "runtime" : r.halt.signal ? <code>{r.halt.signal}</code> : null}
-                {r.halt.edge ?? r.halt.node ? <> on <code>{r.halt.edge ?? r.halt.node}</code></> : null}
+                {r.halt.edge || r.halt.node ? <> on <code><HaltPlace edge={r.halt.edge} node={r.halt.node} labels={r.nodeLabels} /></code></> : null}
               </span>
               <span className="needs-you-waited">waiting for {formatWaited(r.halt.since, now)}</span>
             </li>

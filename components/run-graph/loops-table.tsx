@@ -1,10 +1,14 @@
 import { describeCycle } from "@/lib/domain/graph/collapse-graph";
+import type { NodeLabels } from "@/lib/domain/graph/node-labels";
 import type { RunGraph } from "@/lib/domain/graph/types";
+import { NodeName } from "@/components/run/node-name";
 import { humanize } from "@/lib/format/values";
 import { toLoopTone } from "./node-badges";
 
 interface LoopsTableProps {
   graph: RunGraph;
+  /** The run's node labels: loops and drivers are named by them, ids on hover. */
+  labels: NodeLabels;
   collapsed: ReadonlySet<string>;
   onToggle: (cycleId: string) => void;
   onOpen: (nodeId: string) => void;
@@ -16,7 +20,7 @@ function showCanvas(from: HTMLElement): void {
 }
 
 /** The run's loops as a table: the same facts as the badges, for reading and for screen readers. */
-export function LoopsTable({ graph, collapsed, onToggle, onOpen }: LoopsTableProps) {
+export function LoopsTable({ graph, labels, collapsed, onToggle, onOpen }: LoopsTableProps) {
   if (graph.cycles.length === 0) return null;
   const shown = graph.cycles.slice(0, 50);
   const halted = graph.cycles.filter((c) => c.halted).length;
@@ -32,8 +36,8 @@ export function LoopsTable({ graph, collapsed, onToggle, onOpen }: LoopsTablePro
           <tbody>
             {shown.map((c) => (
               <tr key={c.cycleId} data-cycle-id={c.cycleId}>
-                <td className="mono" title={c.nodes.join(", ")}>{describeCycle(c)}<div className="run-sub">{c.nodes.length} {c.nodes.length === 1 ? "node" : "nodes"} · {c.cycleId}</div></td>
-                <td><button type="button" className="linklike mono" onClick={(e) => { onOpen(c.driver); showCanvas(e.currentTarget); }}>{c.driver}</button></td>
+                <td className="mono" title={c.nodes.join(", ")}>{describeCycle(c, labels)}<div className="run-sub">{c.nodes.length} {c.nodes.length === 1 ? "node" : "nodes"} · {c.cycleId}</div></td>
+                <td><button type="button" className="linklike mono" onClick={(e) => { onOpen(c.driver); showCanvas(e.currentTarget); }}><NodeName id={c.driver} labels={labels} /></button></td>
                 <td className="num"><span className={`badge loop ${toLoopTone(c)}`}>Loop {c.iterations}/{c.limit}</span></td>
                 <td>
                   {c.halts.length === 0 ? "—" : c.halts.map((h) => (

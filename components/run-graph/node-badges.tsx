@@ -29,7 +29,7 @@ export function NodeBadges({ cycle, halts }: { cycle: GraphCycle | null; halts: 
 
 /** A halt in words for one drawn node: a halt of another node (its loop's, on a driver) says whose it is. */
 function explainFor(halt: HaltMark, members: readonly string[]): string {
-  return halt.node !== null && !members.includes(halt.node) ? `at ${halt.node}: ${halt.explanation}` : halt.explanation;
+  return halt.node !== null && !members.includes(halt.node) ? `at ${halt.nodeLabel ?? halt.node}: ${halt.explanation}` : halt.explanation;
 }
 
 /** One line saying why it halted (the first halt; the rest in the tooltip and the inspector). */

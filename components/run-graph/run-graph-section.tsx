@@ -3,6 +3,7 @@ import { Suspense, useCallback, useEffect, useMemo, useState, type KeyboardEvent
 import { usePathname, useSearchParams } from "next/navigation";
 import { collapseRunGraph, shouldCollapseByDefault } from "@/lib/domain/graph/collapse-graph";
 import { findOpeningNodes } from "@/lib/domain/graph/find-neighbour";
+import { NO_LABELS, toNodeLabels } from "@/lib/domain/graph/node-labels";
 import dynamic from "next/dynamic";
 import { NodeInspector } from "@/components/inspector/node-inspector";
 import { RunSidePanel } from "@/components/inspector/run-side-panel";
@@ -88,6 +89,7 @@ function RunGraphPanel({ runId }: { runId: string }) {
   }, [graph, collapse, selected]);
 
   const view = useMemo(() => (graph ? collapseRunGraph(graph, collapsed) : null), [graph, collapsed]);
+  const labels = useMemo(() => (graph ? toNodeLabels(graph.nodes) : NO_LABELS), [graph]);
   // A narrow window lays the graph out top to bottom, so it can be read at a legible zoom.
   const narrow = mainWidth < NARROW_BELOW;
   const { layout, pending, error: layoutError } = useGraphLayout(runId, view, narrow ? "DOWN" : "RIGHT");
@@ -156,7 +158,7 @@ function RunGraphPanel({ runId }: { runId: string }) {
     return (
       <div className="run-graph-body">
         <div className="run-graph-main"><div className="run-graph-empty">This run names no graph nodes yet.</div></div>
-        <aside className="run-graph-side"><RunSidePanel graph={graph} /></aside>
+        <aside className="run-graph-side"><RunSidePanel graph={graph} labels={labels} /></aside>
       </div>
     );
   }
@@ -177,10 +179,10 @@ function RunGraphPanel({ runId }: { runId: string }) {
           <div className="run-graph-canvas run-graph-empty">Laying out {graph.nodes.length} nodes…</div>
         )}
         <p className="run-graph-hint">Keyboard: Tab to a node, arrow keys move along its edges, Enter opens it (or expands a loop), Esc closes the inspector.</p>
-        <LoopsTable graph={graph} collapsed={collapsed} onToggle={toggleLoop} onOpen={openFromTable} />
+        <LoopsTable graph={graph} labels={labels} collapsed={collapsed} onToggle={toggleLoop} onOpen={openFromTable} />
       </div>
       <aside className="run-graph-side" aria-label="Node inspector">
-        {selected ? <NodeInspector key={selected} runId={runId} nodeId={selected} version={graph.version} report={graph.reportEvidence} onClose={onEscape} /> : <RunSidePanel graph={graph} />}
+        {selected ? <NodeInspector key={selected} runId={runId} nodeId={selected} version={graph.version} report={graph.reportEvidence} labels={labels} onClose={onEscape} /> : <RunSidePanel graph={graph} labels={labels} />}
       </aside>
     </div>
   );

@@ -1,12 +1,13 @@
 import { MarkerType } from "@xyflow/react";
 import type { ViewGraph } from "@/lib/domain/graph/collapse-graph";
+import { labelNode, type NodeLabels } from "@/lib/domain/graph/node-labels";
 import type { GraphLayout } from "@/lib/domain/graph/prepare-layout";
 import type { FlowEdge, FlowNode } from "./flow-types";
 
 const MARKER_COLOR = { halted: "#b42318", cycle: "#b45309", declared: "#9aa4b2", plain: "#475569" } as const;
 
-function describeNode(view: ViewGraph["nodes"][number]): string {
-  const parts = [view.kind === "loop" ? `Loop of ${view.members.length} nodes: ${view.members.join(", ")}` : view.label];
+function describeNode(view: ViewGraph["nodes"][number], labels: NodeLabels): string {
+  const parts = [view.kind === "loop" ? `Loop of ${view.members.length} nodes: ${view.members.map((id) => labelNode(labels, id)).join(", ")}` : view.label];
   if (view.cycle) parts.push(`Loop ${view.cycle.iterations} of ${view.cycle.limit}`);
   for (const reason of new Set(view.halts.map((h) => h.haltReason))) parts.push(`halted: ${reason.replace(/_/g, " ")}`);
   return parts.join(", ");
@@ -29,12 +30,13 @@ export function toFlowElements(view: ViewGraph, layout: GraphLayout, selectedId:
       width: box.width,
       height: box.height,
       data: { view: v, selected: v.id === selectedId },
-      ariaLabel: describeNode(v),
+      ariaLabel: describeNode(v, view.labels),
       draggable: false,
       connectable: false,
     } as FlowNode);
   }
   const placed = new Set(nodes.map((n) => n.id));
+  const nameOf = new Map(view.nodes.map((v) => [v.id, v.label]));
   const edges: FlowEdge[] = [];
   for (const e of view.edges) {
     if (!placed.has(e.source) || !placed.has(e.target)) continue;
@@ -49,7 +51,7 @@ export function toFlowElements(view: ViewGraph, layout: GraphLayout, selectedId:
       data: { view: e, points: route?.points ?? [], label: route?.label ?? null, showLabel: e.traversals > 0 },
       // In user space: a thick edge keeps a normal-sized arrowhead.
       markerEnd: { type: MarkerType.ArrowClosed, color: MARKER_COLOR[kind], width: 14, height: 14, markerUnits: "userSpaceOnUse" },
-      ariaLabel: `${e.source} to ${e.target}, taken ${e.traversals} ${e.traversals === 1 ? "time" : "times"}${e.halts.length > 0 ? `, halted: ${e.halts[0].haltReason}` : ""}`,
+      ariaLabel: `${nameOf.get(e.source) ?? e.source} to ${nameOf.get(e.target) ?? e.target}, taken ${e.traversals} ${e.traversals === 1 ? "time" : "times"}${e.halts.length > 0 ? `, halted: ${e.halts[0].haltReason}` : ""}`,
       focusable: false,
       selectable: false,
     });

@@ -2,9 +2,11 @@ import type { RunFindingItem } from "@/lib/db/run-detail";
 import { describeEvidence } from "@/lib/format/finding-evidence";
 import { getEventAnchor } from "@/lib/format/timeline-query";
 import { humanize } from "@/lib/format/values";
+import { NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
+import { HaltPlace } from "./node-name";
 
 /** The detector's findings and the runtime's own halts, in the order they fired, each with its evidence. */
-export function RunFindings({ findings }: { findings: RunFindingItem[] }) {
+export function RunFindings({ findings, nodeLabels = NO_LABELS }: { findings: RunFindingItem[]; nodeLabels?: NodeLabels }) {
   return (
     <section className="panel" aria-labelledby="findings-title" id="findings">
       <h2 id="findings-title">Findings <span className="badge">{findings.length}</span></h2>
@@ -18,7 +20,7 @@ export function RunFindings({ findings }: { findings: RunFindingItem[] }) {
                 <tr><th>Halt reason</th><th>Signal</th><th>Where</th><th className="num">Count / limit</th><th>Evidence</th><th>At event</th><th>Suggested</th></tr>
               </thead>
               <tbody>
-                {findings.map((f) => <FindingRow key={f.id} f={f} />)}
+                {findings.map((f) => <FindingRow key={f.id} f={f} labels={nodeLabels} />)}
               </tbody>
             </table>
           </div>
@@ -28,7 +30,7 @@ export function RunFindings({ findings }: { findings: RunFindingItem[] }) {
   );
 }
 
-function FindingRow({ f }: { f: RunFindingItem }) {
+function FindingRow({ f, labels }: { f: RunFindingItem; labels: NodeLabels }) {
   const evidence = describeEvidence(f.evidence);
   return (
     <tr id={`finding-${f.id}`} data-finding-signal={f.signal ?? "runtime"}>
@@ -38,7 +40,7 @@ function FindingRow({ f }: { f: RunFindingItem }) {
       </td>
       <td><code>{f.signal ?? "—"}</code>{f.loopType ? <div className="run-sub">{humanize(f.loopType)}</div> : null}</td>
       <td className="mono">
-        {f.edge ?? f.node ?? f.taskId ?? "run"}
+        {f.edge || f.node ? <HaltPlace edge={f.edge} node={f.node} labels={labels} /> : (f.taskId ?? "run")}
         {f.cycleId ? <div className="run-sub">{f.cycleId}</div> : null}
       </td>
       <td className="num">{f.count !== null ? `${f.count} / ${f.limit}` : "—"}</td>

@@ -6,6 +6,7 @@ import { getEventAnchor } from "@/lib/format/timeline-query";
 import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
 import { revealInvisible } from "@/lib/domain/access/visible-text";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/status-badge";
+import { HaltPlace } from "./node-name";
 
 /** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
 export function RunHeader({ run, decisions = [], shared = false }: { run: RunDetail; decisions?: DecisionHistoryItem[]; shared?: boolean }) {
@@ -22,14 +23,14 @@ export function RunHeader({ run, decisions = [], shared = false }: { run: RunDet
         <div className="run-sub wrap-anywhere">{revealInvisible(run.id)} · {run.format}</div>
         {run.stopReason ? <p className="stop-reason wrap-anywhere"><strong>Stop reason:</strong> {revealInvisible(run.stopReason)}</p> : null}
         {decisions.length > 0 ? (
-          <RunStory findings={run.findings} decisions={decisions} terminalStatus={run.terminalStatus} status={run.status} />
+          <RunStory findings={run.findings} decisions={decisions} terminalStatus={run.terminalStatus} status={run.status} nodeLabels={run.nodeLabels} />
         ) : run.haltReason ? (
           <p className="halt-reason">
             <strong>Halted:</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
             {halt ? (
               <>
                 fired by <a href={`#finding-${halt.id}`}><code>{halt.signal ?? "runtime"}</code></a>
-                {halt.edge ? <> on <code>{halt.edge}</code></> : halt.node ? <> on <code>{halt.node}</code></> : null}
+                {halt.edge || halt.node ? <> on <code><HaltPlace edge={halt.edge} node={halt.node} labels={run.nodeLabels} /></code></> : null}
                 {halt.count !== null && halt.limit !== null ? <> ({halt.count} of at most {halt.limit})</> : null}
                 {" "}at event <a href={`#${getEventAnchor(halt.atEventId)}`}><code>{halt.atEventId}</code></a>
               </>

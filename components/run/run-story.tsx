@@ -3,6 +3,8 @@ import type { RunFindingItem } from "@/lib/db/run-detail";
 import { DECISION_LABELS, describeBudget } from "@/components/decision/decision-labels";
 import { getEventAnchor } from "@/lib/format/timeline-query";
 import { formatInstant, humanize } from "@/lib/format/values";
+import { NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
+import { HaltPlace } from "./node-name";
 
 /**
  * What happened to a run a person decided on, in order: each halt, who
@@ -10,11 +12,12 @@ import { formatInstant, humanize } from "@/lib/format/values";
  * Shown instead of a bare "Halted:" once a run has decisions, so a run that
  * halted, was resumed and then succeeded does not read as halted.
  */
-export function RunStory({ findings, decisions, terminalStatus, status }: {
+export function RunStory({ findings, decisions, terminalStatus, status, nodeLabels = NO_LABELS }: {
   findings: RunFindingItem[];
   decisions: DecisionHistoryItem[];
   terminalStatus: string | null;
   status: string;
+  nodeLabels?: NodeLabels;
 }) {
   const byKey = new Map<string, RunFindingItem>(findings.map((f) => [`${f.source}:${f.key}`, f]));
   const decided = new Set(decisions.map((d) => d.haltKey));
@@ -30,7 +33,7 @@ export function RunStory({ findings, decisions, terminalStatus, status }: {
             {f ? (
               <>
                 <span className="badge bad">halted</span> {humanize(f.haltReason)} (<code>{f.signal ?? "runtime"}</code>
-                {f.edge ? <> on <code>{f.edge}</code></> : f.node ? <> on <code>{f.node}</code></> : null}
+                {f.edge || f.node ? <> on <code><HaltPlace edge={f.edge} node={f.node} labels={nodeLabels} /></code></> : null}
                 {f.count !== null && f.limit !== null ? <>, {f.count} of at most {f.limit}</> : null}) at event{" "}
                 <a href={`#${getEventAnchor(f.atEventId)}`}><code>{f.atEventId}</code></a>
               </>

@@ -5,6 +5,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { listPagesFor, type TimelineFilterParams } from "@/lib/format/timeline-query";
 import { formatCount } from "@/lib/format/values";
+import { NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
 import { QueryProvider } from "@/components/runs/query-provider";
 import { TimelineRow } from "./timeline-row";
 import { TimelineFilters } from "./timeline-filters";
@@ -21,6 +22,8 @@ export interface EventTimelineProps {
   facets: { types: string[]; nodes: string[] };
   /** The run's event count: when it grows (a live run), the pages are read again. */
   eventCount: number;
+  /** The run's node labels: rows and the node filter name nodes by them. */
+  nodeLabels?: NodeLabels;
 }
 
 /**
@@ -36,7 +39,7 @@ export function EventTimeline(props: EventTimelineProps) {
   );
 }
 
-function Timeline({ runId, first, facets, eventCount }: EventTimelineProps) {
+function Timeline({ runId, first, facets, eventCount, nodeLabels = NO_LABELS }: EventTimelineProps) {
   const qc = useQueryClient();
   const [filter, setFilter] = useState<TimelineFilterParams>(NO_FILTER);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
@@ -101,7 +104,7 @@ function Timeline({ runId, first, facets, eventCount }: EventTimelineProps) {
         Timeline <span className="badge" data-testid="timeline-total">{formatCount(total)} events</span>
       </h2>
       <div className="panel-body">
-        <TimelineFilters facets={facets} filter={filter} onChange={onFilter}
+        <TimelineFilters facets={facets} nodeLabels={nodeLabels} filter={filter} onChange={onFilter}
           onLatest={total > 0 ? () => virtualizer.scrollToIndex(total - 1, { align: "end" }) : undefined}
           position={total ? `${formatCount(firstShown)}–${formatCount(lastShown)} of ${formatCount(total)}` : ""} />
         {notice ? <div className="notice warn" role="status">{notice}</div> : null}
@@ -124,7 +127,7 @@ function Timeline({ runId, first, facets, eventCount }: EventTimelineProps) {
                 <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="timeline-slot"
                   style={{ transform: `translateY(${item.start}px)` }}>
                   {event ? (
-                    <TimelineRow event={event} index={item.index} expanded={expanded.has(event.id)} target={target === event.id} onToggle={onToggle} />
+                    <TimelineRow event={event} nodeLabels={nodeLabels} index={item.index} expanded={expanded.has(event.id)} target={target === event.id} onToggle={onToggle} />
                   ) : (
                     <div className="timeline-row loading" role="listitem" aria-busy="true">loading…</div>
                   )}

@@ -2,10 +2,12 @@
 
 import type { TimelineFilterParams } from "@/lib/format/timeline-query";
 import { useHydrated } from "@/lib/hooks/use-hydrated";
+import { labelNode, type NodeLabels } from "@/lib/domain/graph/node-labels";
 
 /** Type and node filters of the timeline, where it is, and a jump to the latest event. */
-export function TimelineFilters({ facets, filter, onChange, onLatest, position }: {
+export function TimelineFilters({ facets, nodeLabels, filter, onChange, onLatest, position }: {
   facets: { types: string[]; nodes: string[] };
+  nodeLabels: NodeLabels;
   filter: TimelineFilterParams;
   onChange: (f: TimelineFilterParams) => void;
   onLatest?: () => void;
@@ -25,7 +27,7 @@ export function TimelineFilters({ facets, filter, onChange, onLatest, position }
         Node{" "}
         <select aria-label="Node" disabled={!hydrated} value={filter.nodes[0] ?? ""} onChange={(e) => onChange({ ...filter, nodes: e.target.value ? [e.target.value] : [] })}>
           <option value="">all nodes</option>
-          {facets.nodes.map((n) => <option key={n} value={n}>{n}</option>)}
+          {facets.nodes.map((n) => <option key={n} value={n} title={n}>{labelNode(nodeLabels, n)}</option>)}
         </select>
       </label>
       {filter.types.length || filter.nodes.length ? (

@@ -4,6 +4,7 @@ import { memo } from "react";
 import type { TimelineEvent } from "@/lib/db/run-events";
 import { getEventAnchor } from "@/lib/format/timeline-query";
 import { formatEventTime } from "@/lib/format/values";
+import { hasNodeLabel, labelNode, type NodeLabels } from "@/lib/domain/graph/node-labels";
 
 const TONES: [RegExp, string][] = [
   [/^loop\.halted$/, "bad"],
@@ -25,8 +26,9 @@ function pretty(text: string): string {
 }
 
 /** One event of the timeline: a line to scan, and its raw JSON on demand. */
-export const TimelineRow = memo(function TimelineRow({ event, index, expanded, target, onToggle }: {
+export const TimelineRow = memo(function TimelineRow({ event, nodeLabels, index, expanded, target, onToggle }: {
   event: TimelineEvent;
+  nodeLabels: NodeLabels;
   index: number;
   expanded: boolean;
   target: boolean;
@@ -37,7 +39,9 @@ export const TimelineRow = memo(function TimelineRow({ event, index, expanded, t
       <button type="button" className="timeline-line" aria-expanded={expanded} onClick={() => onToggle(event.id)}>
         <span className="t-time" title={event.ts}>{formatEventTime(event.tsMs)}</span>
         <span className="t-type"><span className={`badge type-badge ${toneOf(event.type)}`}>{event.type}</span></span>
-        <span className="t-node">{event.node ?? ""}</span>
+        <span className="t-node" title={event.node !== null && hasNodeLabel(nodeLabels, event.node) ? event.node : undefined}>
+          {event.node === null ? "" : labelNode(nodeLabels, event.node)}
+        </span>
         <span className="t-summary">{event.summary}</span>
         <span className="t-toggle" aria-hidden="true">{expanded ? "▾" : "▸"}</span>
       </button>

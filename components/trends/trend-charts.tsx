@@ -28,16 +28,29 @@ export function HaltsChart({ data }: { data: HaltsPerDay }) {
   );
 }
 
-/** The most traversed edges inside loops. */
+/** A looping edge's axis label: its nodes' labels, cut to fit, the whole label and the node ids on hover. */
+function EdgeTick({ x, y, payload, rows }: { x?: number; y?: number; payload?: { value: string; index: number }; rows: readonly { edge: string; id: string; labelled: boolean }[] }) {
+  const row = payload ? rows[payload.index] : undefined;
+  const value = payload?.value ?? "";
+  const hover = row?.labelled ? `${value}\n${row.id}` : value;
+  return (
+    <text x={x} y={y} dy={4} textAnchor="end" fontSize={AXIS.fontSize} fill="#666" data-edge-id={row?.id}>
+      <title>{hover}</title>
+      {short(value, 26)}
+    </text>
+  );
+}
+
+/** The most traversed edges inside loops, by their nodes' labels. */
 export function LoopingEdgesChart({ edges }: { edges: readonly LoopingEdge[] }) {
-  const rows = edges.slice(0, 10).map((e) => ({ edge: `${e.from} → ${e.to}`, traversals: e.traversals }));
+  const rows = edges.slice(0, 10).map((e) => ({ edge: e.label, id: `${e.from}->${e.to}`, labelled: e.label !== `${e.from} → ${e.to}`, traversals: e.traversals }));
   return (
     <div className="trend-chart" role="img" aria-label="Most traversed looping edges" data-testid="edges-chart">
       <ResponsiveContainer width="100%" height={Math.max(120, rows.length * 28 + 30)}>
         <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" horizontal={false} />
           <XAxis type="number" allowDecimals={false} tick={AXIS} />
-          <YAxis type="category" dataKey="edge" width={170} tick={AXIS} tickFormatter={(v: string) => short(v, 26)} />
+          <YAxis type="category" dataKey="edge" width={170} tick={<EdgeTick rows={rows} />} />
           <Tooltip />
           <Bar dataKey="traversals" name="traversals" fill="#b45309" isAnimationActive={false} />
         </BarChart>

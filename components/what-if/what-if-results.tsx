@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { WhatIfState } from "@/lib/actions/what-if";
 import { formatCost, formatTokens, humanize } from "@/lib/format/values";
+import { HaltPlace } from "@/components/run/node-name";
 
 /** Per run: would it halt, where and why, what it would have saved; false alarms first. */
 export function WhatIfResults({ state }: { state: WhatIfState }) {
@@ -33,7 +34,7 @@ export function WhatIfResults({ state }: { state: WhatIfState }) {
                     {r.halt ? (
                       <>
                         <span className="badge bad">{humanize(r.halt.haltReason)}</span> <code>{r.halt.signal}</code>
-                        {r.halt.edge ?? r.halt.node ? <span className="run-sub"> on {r.halt.edge ?? r.halt.node}</span> : null}
+                        {r.halt.edge || r.halt.node ? <span className="run-sub"> on <HaltPlace edge={r.halt.edge} node={r.halt.node} labels={r.nodeLabels} /></span> : null}
                         {r.falseAlarm ? <span className="badge warn" style={{ marginLeft: 6 }}>false alarm</span> : null}
                       </>
                     ) : r.noLongerHalted ? <span className="badge ok">no longer halted</span> : "no"}

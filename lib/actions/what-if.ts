@@ -8,6 +8,7 @@ import { runWhatIf } from "@/lib/db/what-if";
 import { readDetectorForm } from "./detector-form";
 import { RUN_FORMATS } from "@/lib/format/runs-query";
 import { authorizeAction } from "@/lib/auth/access";
+import { NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
 
 export interface WhatIfResultRow {
   runId: string;
@@ -18,6 +19,8 @@ export interface WhatIfResultRow {
   currentFindings: number;
   findings: number;
   halt: WhatIfHalt | null;
+  /** The run's node labels, to name the halt's node or edge. */
+  nodeLabels: NodeLabels;
   totals: RunTotals;
   saved: RunTotals;
   falseAlarm: boolean;
@@ -75,7 +78,8 @@ export async function runWhatIfAction(_prev: WhatIfState, form: FormData): Promi
       status: "done", errors: {}, message: null, truncated: report.truncated, elapsedMs: report.elapsedMs, summary: report.summary,
       rows: report.rows.map((r) => ({
         runId: r.runId, title: r.title, terminalStatus: r.terminalStatus, status: r.status, currentHaltReason: r.currentHaltReason,
-        currentFindings: r.currentFindings, findings: r.findings.length, halt: r.halt, totals: r.totals, saved: r.saved,
+        currentFindings: r.currentFindings, findings: r.findings.length, halt: r.halt, nodeLabels: report.nodeLabels.get(r.runId) ?? NO_LABELS,
+        totals: r.totals, saved: r.saved,
         falseAlarm: r.falseAlarm, noLongerHalted: r.noLongerHalted,
       })),
     };

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { SqlDb } from "./sql";
 import { getSql } from "./client";
 import { getProjectDetectorConfig } from "./settings";
+import { listNodeLabels } from "./node-labels";
+import type { NodeLabels } from "@/lib/domain/graph/node-labels";
 import { DECISION_COLUMNS, notifyDecision, readWaitingHalt, toControlDecision, type DecisionRow, type WaitingHalt } from "./control";
 import { IngestWriter, emptyCounts } from "./ingest/writer";
 import { toParseItem } from "@/lib/domain/formats/parsed-event";
@@ -133,6 +135,8 @@ export interface DecisionPanelData {
   status: string;
   halt: WaitingHalt | null;
   decisions: DecisionHistoryItem[];
+  /** The run's node labels, to name the halt's node or edge. */
+  nodeLabels: NodeLabels;
 }
 
 /** What the run page's decision panel shows: the halt waiting for a person, and the decisions so far. */
@@ -140,8 +144,8 @@ export async function getDecisionPanelData(runId: string): Promise<DecisionPanel
   const db = await getSql();
   const run = await db.get<{ status: string }>(`SELECT "status" FROM "Run" WHERE "id" = ?`, [runId]);
   if (!run) return null;
-  const [halt, decisions] = await Promise.all([readWaitingHalt(db, runId, run.status), listRunDecisions(db, runId)]);
-  return { runId, status: run.status, halt, decisions };
+  const [halt, decisions, nodeLabels] = await Promise.all([readWaitingHalt(db, runId, run.status), listRunDecisions(db, runId), listNodeLabels(db, runId)]);
+  return { runId, status: run.status, halt, decisions, nodeLabels };
 }
 
 export interface WaitingRun {
@@ -152,6 +156,8 @@ export interface WaitingRun {
   halt: WaitingHalt;
   loopIterations: number | null;
   loopLimit: number | null;
+  /** The run's node labels, to name the halt's node or edge. */
+  nodeLabels: NodeLabels;
 }
 
 /** Runs that wait for a person, the most recently halted first (the home page's "Needs you"). */
@@ -170,6 +176,7 @@ export async function listWaitingRuns(db: SqlDb, limit = 10): Promise<{ runs: Wa
       runId: r.id, title: r.title, ticketId: r.ticketId, status: r.status, halt,
       loopIterations: r.loopIterations === null ? null : Number(r.loopIterations),
       loopLimit: r.loopLimit === null ? null : Number(r.loopLimit),
+      nodeLabels: halt.node !== null || halt.edge !== null ? await listNodeLabels(db, r.id) : {},
     });
   }
   runs.sort((a, b) => (b.halt.since ?? 0) - (a.halt.since ?? 0));

@@ -3,9 +3,11 @@ import type { SqlDb } from "./sql";
 import { getPrisma } from "./client";
 import { parseJsonColumn } from "./json-column";
 import { readWaitingHalt } from "./control";
+import { listNodeLabels } from "./node-labels";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import type { RunSummary } from "@/lib/domain/runs/run-accumulator";
 import { explainFinding } from "@/lib/domain/graph/explain-finding";
+import { NO_LABELS } from "@/lib/domain/graph/node-labels";
 import { dueReminder, loopIdentity, notificationKey, ruleMatches } from "@/lib/domain/notify/rules";
 import { NOTIFY_EVENTS, type ChannelKind, type NotifyEvent, type NotifyFacts, type NotifyRuleSpec } from "@/lib/domain/notify/types";
 
@@ -153,7 +155,7 @@ async function readHaltFacts(db: SqlDb, s: RunSummary, event: NotifyEvent) {
   const facts: NotifyFacts = {
     event, runId: s.runId, title: s.title, profile: s.profile, format: s.format, haltReason: halt?.haltReason ?? s.haltReason,
     signal: halt?.signal ?? s.haltSignal, loop: s.loopIterations !== null && s.loopLimit !== null ? `Loop ${s.loopIterations}/${s.loopLimit}` : null,
-    explanation: halt ? explainFinding({ ...halt, id: 0, source: halt.kind === "detector" ? "detector" : "runtime", loopType: null }) : (s.stopReason ?? ""),
+    explanation: halt ? explainFinding({ ...halt, id: 0, source: halt.kind === "detector" ? "detector" : "runtime", loopType: null }, halt.node !== null || halt.edge !== null ? await listNodeLabels(db, s.runId) : NO_LABELS) : (s.stopReason ?? ""),
     suggestedActions: halt?.suggestedActions ?? [], waitingSince: halt?.since ?? null, haltKey: halt?.key ?? null, terminalStatus: s.terminalStatus,
   };
   return { halt, facts };

@@ -1,6 +1,7 @@
 import { parseJsonColumn } from "./json-column";
 import { getPrisma, getSql } from "./client";
 import type { SqlDb } from "./sql";
+import { listNodeLabels } from "./node-labels";
 import type { StoredFinding } from "@/lib/domain/runs/stored-finding";
 import { listReportLoopEvidence, type LoopEvidence, type RunFactFields } from "@/lib/domain/formats";
 
@@ -43,6 +44,7 @@ export async function getRunDetail(runId: string) {
     atEventId: f.atEventId, atTsMs: f.atTsMs, evidence: parseJsonColumn(f.evidence), suggestedActions: (parseJsonColumn(f.suggestedActions) as string[] | null) ?? [],
     at: locate(f.atEventId),
   }));
+  const nodeLabels = await listNodeLabels(await getSql(), runId);
   const facts = parseJsonColumn(run.facts) as RunFactFields | null;
   const loopEvidence: LoopEvidence[] = facts ? listReportLoopEvidence(facts) : [];
   return {
@@ -50,6 +52,8 @@ export async function getRunDetail(runId: string) {
     facts: facts as Record<string, unknown> | null,
     loopEvidence,
     findings,
+    /** Node id → label (only labelled nodes): findings and halts print labels, ids on hover. */
+    nodeLabels,
     sources: run.sources.map((s) => s.source).sort((a, b) => a.path.localeCompare(b.path)),
   };
 }

@@ -1,6 +1,8 @@
 import { getSql } from "./client";
 import type { SqlDb, SqlValue } from "./sql";
 import { summarizeEvent } from "@/lib/format/event-summary";
+import { NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
+import { listNodeLabels } from "./node-labels";
 
 /**
  * A run's events as its timeline reads them: in (tsMs, pk) order, a page at a
@@ -83,7 +85,7 @@ export function parseEventCursor(cursor: string): { tsMs: number; pk: number } |
   return Number.isFinite(tsMs) && Number.isSafeInteger(pk) ? { tsMs, pk } : null;
 }
 
-function toEvent(r: EventRow): TimelineEvent {
+function toEvent(r: EventRow, labels: NodeLabels): TimelineEvent {
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(r.data ?? r.raw);
@@ -95,7 +97,7 @@ function toEvent(r: EventRow): TimelineEvent {
     pk: Number(r.pk), id: r.eventId, tsMs: Number(r.tsMs), ts: r.ts, type: r.type,
     sourceType: r.sourceType !== r.type ? r.sourceType : null, node: r.node, line: r.line === null ? null : Number(r.line),
     record: r.record,
-    summary: summarizeEvent(r.type, parsed), raw, rawTruncated: raw.length < r.raw.length, mapped: r.data,
+    summary: summarizeEvent(r.type, parsed, labels), raw, rawTruncated: raw.length < r.raw.length, mapped: r.data,
   };
 }
 
@@ -130,7 +132,10 @@ export async function listRunEvents(
     `SELECT ${FIELDS} FROM "Event" WHERE ${w.sql}${range} ORDER BY "tsMs","pk" LIMIT ?`,
     [...w.params, ...(from ? [from.tsMs, from.tsMs, from.pk] : []), limit + 1],
   );
-  const events = rows.slice(0, limit).map(toEvent);
+  const page = rows.slice(0, limit);
+  // Only an edge's summary names nodes: labels are read for pages that have one.
+  const labels = page.some((r) => r.type === "edge.traversed") ? await listNodeLabels(sql, runId) : NO_LABELS;
+  const events = page.map((r) => toEvent(r, labels));
   const last = events[events.length - 1];
   return { events, offset, next: rows.length > limit && last ? `${last.tsMs}:${last.pk}` : null };
 }

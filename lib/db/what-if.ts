@@ -3,6 +3,8 @@ import type { LoopEvent } from "@/lib/domain/protocol/types";
 import { WhatIfEvaluator, summarizeWhatIf, toWhatIfRow, type WhatIfRow, type WhatIfSummary } from "@/lib/domain/what-if/evaluate-run";
 import type { SqlDb, SqlValue } from "./sql";
 import { yieldToEventLoop } from "./yield";
+import { listRunsNodeLabels } from "./node-labels";
+import type { NodeLabels } from "@/lib/domain/graph/node-labels";
 
 /** Which past runs a "what if" re-run covers. */
 export interface WhatIfFilter {
@@ -19,6 +21,8 @@ export interface WhatIfFilter {
 
 export interface WhatIfReport {
   rows: WhatIfRow[];
+  /** Node labels of the runs whose halt names a node or edge, by run id (to name them for people). */
+  nodeLabels: Map<string, NodeLabels>;
   summary: WhatIfSummary;
   /** Runs matching the filter beyond the limit (not evaluated). */
   truncated: boolean;
@@ -77,7 +81,9 @@ export async function runWhatIf(db: SqlDb, filter: WhatIfFilter, config: Partial
       ));
     }
   }
-  return { rows, summary: summarizeWhatIf(rows), truncated, elapsedMs: performance.now() - t0 };
+  const named = rows.filter((r) => r.halt !== null && (r.halt.node !== null || r.halt.edge !== null)).map((r) => r.runId);
+  const nodeLabels = named.length > 0 ? await listRunsNodeLabels(db, named) : new Map<string, NodeLabels>();
+  return { rows, nodeLabels, summary: summarizeWhatIf(rows), truncated, elapsedMs: performance.now() - t0 };
 }
 
 /**

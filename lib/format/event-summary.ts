@@ -1,19 +1,21 @@
 import { formatDuration, formatTokens, humanize } from "./values";
+import { labelEdgeEnds, NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
 
 /**
  * One line that says what an event did, for the timeline: the fields a person
  * scans for, per protocol type; for other types the first few plain fields.
  * Never throws, whatever the event holds (events are written by agents).
+ * Nodes are named by their labels (`node-labels.ts`).
  */
-export function summarizeEvent(type: string, event: unknown): string {
+export function summarizeEvent(type: string, event: unknown, labels: NodeLabels = NO_LABELS): string {
   const e = isRecord(event) ? event : {};
   // Own keys only: an agent may send any type, `__proto__` and `constructor` included.
-  const parts = (Object.hasOwn(SUMMARIES, type) ? SUMMARIES[type] : summarizeOther)(e).filter((p): p is string => typeof p === "string" && p !== "");
+  const parts = (Object.hasOwn(SUMMARIES, type) ? SUMMARIES[type] : summarizeOther)(e, labels).filter((p): p is string => typeof p === "string" && p !== "");
   return clip(parts.join(" · "), 240);
 }
 
 type Fields = Record<string, unknown>;
-type Summary = (e: Fields) => (string | null | undefined | false)[];
+type Summary = (e: Fields, labels: NodeLabels) => (string | null | undefined | false)[];
 
 const SUMMARIES: Record<string, Summary> = {
   "run.started": (e) => [str(e.title), str(e.ticketId) && `ticket ${str(e.ticketId)}`, str(e.profile) && `profile ${str(e.profile)}`, graphSize(e.graph)],
@@ -25,7 +27,7 @@ const SUMMARIES: Record<string, Summary> = {
     num(e.costUsd) ? `$${num(e.costUsd)!.toFixed(4)}` : null,
     outputText(e.output),
   ],
-  "edge.traversed": (e) => [`${str(e.from) ?? "?"} → ${str(e.to) ?? "?"}`, str(e.reason)],
+  "edge.traversed": (e, labels) => [labelEdgeEnds(labels, str(e.from) ?? "?", str(e.to) ?? "?"), str(e.reason)],
   "artifact.diff": (e) => [Array.isArray(e.files) ? `${e.files.length} file${e.files.length === 1 ? "" : "s"}: ${e.files.slice(0, 3).map(String).join(", ")}` : null, str(e.diffHash) && `diff ${str(e.diffHash)!.slice(0, 12)}`],
   "verify.result": (e) => [
     e.passed === true ? "✓ passed" : e.passed === false ? "✗ failed" : null,

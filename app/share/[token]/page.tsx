@@ -60,8 +60,8 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
         <RunHeader run={run} decisions={decisions} shared />
         <RunApiProvider base={`/api/share/${encodeURIComponent(token)}`}>
           <RunGraphSection runId={run.id} />
-          <RunFindings findings={run.findings} />
-          <EventTimeline runId={run.id} first={{ ...firstPage, total: run.eventCount }} facets={facets} eventCount={run.eventCount} />
+          <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
+          <EventTimeline runId={run.id} first={{ ...firstPage, total: run.eventCount }} facets={facets} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
         </RunApiProvider>
         <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
       </main>

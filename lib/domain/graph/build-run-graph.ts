@@ -11,6 +11,7 @@
 import { computeCycleId } from "../detector/graph";
 import { findStronglyConnected } from "../detector/scc";
 import { explainFinding } from "./explain-finding";
+import { hasNodeLabel, labelNode, toNodeLabels, type NodeLabels } from "./node-labels";
 import type { FindingInput, GraphCycle, GraphEdge, GraphNode, HaltMark, RunGraph, RunGraphInput } from "./types";
 
 /** `"from->to"`, the detector's edge name. */
@@ -50,7 +51,7 @@ export function buildRunGraph(input: RunGraphInput): RunGraph {
     traversals: e.traversals, cycleId: null, halts: [],
   }));
   const cycles = findCycles(nodes, edges, index, input.maxCycleIterations);
-  const runHalts = placeFindings(input.findings, nodes, edges, cycles);
+  const runHalts = placeFindings(input.findings, nodes, edges, cycles, toNodeLabels(nodes));
   return { runId: input.runId, nodes, edges, cycles, runHalts, version: input.version, live: input.live, reportEvidence: input.reportEvidence ?? null };
 }
 
@@ -95,7 +96,7 @@ function findCycles(nodes: GraphNode[], edges: GraphEdge[], index: Map<string, n
  * in `RunDetector.cycles()`, the grown cycle is not halted by it (the halt
  * still shows on its node or edge, or on the run).
  */
-function placeFindings(findings: readonly FindingInput[], nodes: GraphNode[], edges: GraphEdge[], cycles: GraphCycle[]): HaltMark[] {
+function placeFindings(findings: readonly FindingInput[], nodes: GraphNode[], edges: GraphEdge[], cycles: GraphCycle[], labels: NodeLabels): HaltMark[] {
   const nodeById = new Map(nodes.map((n) => [n.id, n]));
   const edgeById = new Map(edges.map((e) => [e.id, e]));
   const cycleById = new Map(cycles.map((c) => [c.cycleId, c]));
@@ -103,7 +104,8 @@ function placeFindings(findings: readonly FindingInput[], nodes: GraphNode[], ed
   for (const f of findings) {
     const mark: HaltMark = {
       findingId: f.id, source: f.source, haltReason: f.haltReason, signal: f.signal, node: f.node,
-      explanation: explainFinding(f), atEventId: f.atEventId,
+      nodeLabel: f.node !== null && hasNodeLabel(labels, f.node) ? labelNode(labels, f.node) : null,
+      explanation: explainFinding(f, labels), atEventId: f.atEventId,
     };
     let placed = false;
     const node = f.node === null ? undefined : nodeById.get(f.node);

@@ -4,6 +4,7 @@
  * drawn merged with their traversals summed. Pure and client-safe: it runs
  * in the browser whenever a person expands or collapses a loop.
  */
+import { labelNode, NO_LABELS, toNodeLabels, type NodeLabels } from "./node-labels";
 import type { GraphCycle, GraphNode, HaltMark, RunGraph } from "./types";
 
 export interface ViewNode {
@@ -44,6 +45,8 @@ export interface ViewGraph {
   edges: ViewEdge[];
   /** Cycles drawn as one node. */
   collapsed: string[];
+  /** The run's node labels (`toNodeLabels`), for what names a member node. */
+  labels: NodeLabels;
 }
 
 /** Past these sizes a graph opens with its loops collapsed (measured: ELK lays out ~150 nodes in well under a second). */
@@ -61,11 +64,11 @@ export function toLoopViewId(cycleId: string): string {
 }
 
 /**
- * `coder ⟲ verifier ×8`: the members, driver first then by appearance (at
- * most three, then `+n`), and the cycle's iterations.
+ * `coder ⟲ verifier ×8`: the members (by label), driver first then by
+ * appearance (at most three, then `+n`), and the cycle's iterations.
  */
-export function formatLoopLabel(memberIds: readonly string[], iterations: number): string {
-  const shown = memberIds.slice(0, 3).join(" ⟲ ");
+export function formatLoopLabel(memberIds: readonly string[], iterations: number, labels: NodeLabels = NO_LABELS): string {
+  const shown = memberIds.slice(0, 3).map((id) => labelNode(labels, id)).join(" ⟲ ");
   const more = memberIds.length > 3 ? ` +${memberIds.length - 3}` : "";
   return `${shown}${more} ×${iterations}`;
 }
@@ -83,6 +86,7 @@ function mergeHalts(into: HaltMark[], from: readonly HaltMark[]): void {
  * // "coder ⟲ verifier ×8"
  */
 export function collapseRunGraph(graph: RunGraph, collapse: ReadonlySet<string>): ViewGraph {
+  const labels = toNodeLabels(graph.nodes);
   const cycleById = new Map(graph.cycles.map((c) => [c.cycleId, c]));
   const drives = new Map(graph.cycles.map((c) => [c.driver, c]));
   const viewOf = new Map<string, string>();
@@ -117,7 +121,7 @@ export function collapseRunGraph(graph: RunGraph, collapse: ReadonlySet<string>)
     });
     viewOf.set(node.id, node.id);
   }
-  for (const loop of loops.values()) loop.label = formatLoopLabel(loop.members, loop.cycle?.iterations ?? 0);
+  for (const loop of loops.values()) loop.label = formatLoopLabel(loop.members, loop.cycle?.iterations ?? 0, labels);
 
   const edges = new Map<string, ViewEdge>();
   for (const e of graph.edges) {
@@ -137,17 +141,19 @@ export function collapseRunGraph(graph: RunGraph, collapse: ReadonlySet<string>)
     mergeHalts(view.halts, e.halts);
     view.merged++;
   }
-  return { nodes, edges: [...edges.values()], collapsed: [...loops.values()].map((l) => l.cycle?.cycleId as string) };
+  return { nodes, edges: [...edges.values()], collapsed: [...loops.values()].map((l) => l.cycle?.cycleId as string), labels };
 }
 
 /**
- * A cycle in words: driver first, then the others (sorted); past four
- * nodes, the first three and a count. A one-node cycle is a self-loop.
+ * A cycle in words, nodes by label: driver first, then the others (sorted by
+ * id); past four nodes, the first three and a count. A one-node cycle is a
+ * self-loop.
  *
  * @example describeCycle({ nodes: ["coder", "verifier"], driver: "verifier" }) // "verifier ⟲ coder"
  */
-export function describeCycle(cycle: Pick<GraphCycle, "nodes" | "driver">): string {
-  if (cycle.nodes.length === 1) return `${cycle.driver} ⟲ itself`;
-  const order = [cycle.driver, ...cycle.nodes.filter((n) => n !== cycle.driver)];
+export function describeCycle(cycle: Pick<GraphCycle, "nodes" | "driver">, labels: NodeLabels = NO_LABELS): string {
+  const name = (id: string) => labelNode(labels, id);
+  if (cycle.nodes.length === 1) return `${name(cycle.driver)} ⟲ itself`;
+  const order = [cycle.driver, ...cycle.nodes.filter((n) => n !== cycle.driver)].map(name);
   return order.length <= 4 ? order.join(" ⟲ ") : `${order.slice(0, 3).join(" ⟲ ")} +${order.length - 3}`;
 }

@@ -2,6 +2,7 @@
  * One short sentence per halt, for the graph's marks and the inspector: what
  * fired, where, and against which limit. Pure text; no hashing imports.
  */
+import { labelEdgeEnds, labelNode, NO_LABELS, splitEdge, type NodeLabels } from "./node-labels";
 import type { FindingInput } from "./types";
 
 /** 750000 → "12m 30s"; 4200 → "4.2 s". */
@@ -14,27 +15,29 @@ function formatMs(ms: number): string {
   return h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}m ${String(s % 60).padStart(2, "0")}s`;
 }
 
-const arrow = (edge: string) => edge.replace("->", " → ");
-
 /**
- * Explains a finding in one sentence.
+ * Explains a finding in one sentence, naming nodes by their labels (ids of
+ * nodes without one).
  *
  * @example
  * explainFinding({ signal: "edge_without_progress", edge: "planner->researcher", count: 6, limit: 5, … })
  * // "planner → researcher taken 6 times since researcher last made progress (limit 5)"
  */
-export function explainFinding(f: FindingInput): string {
+export function explainFinding(f: FindingInput, labels: NodeLabels = NO_LABELS): string {
   const count = f.count ?? 0;
   const limit = f.limit ?? 0;
-  const where = f.node ?? (f.edge ? arrow(f.edge) : "the run");
+  const node = f.node === null ? null : labelNode(labels, f.node);
+  const ends = f.edge ? splitEdge(labels, f.edge) : null;
+  const edge = ends ? labelEdgeEnds(labels, ends.from, ends.to) : (f.edge || null);
+  const where = node ?? edge ?? "the run";
   if (f.source !== "detector") {
     if (f.haltReason === "user_stop") return "Stopped by a person.";
-    return `Halted by the runtime (${f.haltReason.replace(/_/g, " ")})${f.node ? ` at ${f.node}` : ""}.`;
+    return `Halted by the runtime (${f.haltReason.replace(/_/g, " ")})${node ? ` at ${node}` : ""}.`;
   }
   switch (f.signal) {
     case "edge_without_progress": {
-      const target = f.edge ? f.edge.slice(f.edge.indexOf("->") + 2) : "its target";
-      return `${f.edge ? arrow(f.edge) : "An edge"} taken ${count} times since ${target} last made progress (limit ${limit}).`;
+      const target = ends ? labelNode(labels, ends.to) : "its target";
+      return `${edge ?? "An edge"} taken ${count} times since ${target} last made progress (limit ${limit}).`;
     }
     case "identical_outputs":
       return `${where} produced the same output ${count} times in a row.`;
@@ -49,7 +52,7 @@ export function explainFinding(f: FindingInput): string {
     case "failing_not_decreasing":
       return `${count} failing results in a row without fewer failing tests.`;
     case "oscillation":
-      return `${f.node ? `${f.node}'s outputs` : "Diffs"} alternate A, B, A, B (${count} in a row).`;
+      return `${node ? `${node}'s outputs` : "Diffs"} alternate A, B, A, B (${count} in a row).`;
     case "repeated_tool_call":
       return `${where} made the same tool call ${count} times in a row.`;
     case "maxCycleIterations":

@@ -3,11 +3,14 @@
  * that ended halted cost (steps, tokens, dollars). Reads built run graphs, so
  * "inside a loop" means exactly what the run page's badges say.
  */
+import { labelEdgeEnds, toNodeLabels } from "./node-labels";
 import type { RunGraph } from "./types";
 
 export interface LoopingEdge {
   from: string;
   to: string;
+  /** `from → to` by the nodes' labels (ids where a node has none), as the first run with it named them. */
+  label: string;
   /** Runs where this edge is inside a cycle. */
   runs: number;
   /** Traversals summed over those runs. */
@@ -21,15 +24,16 @@ export interface LoopingEdge {
  * then by name). Edges never taken are left out: a declared way back that
  * nobody used is not a loop that happened.
  *
- * @example rankLoopingEdges(graphs, 10)[0] // { from: "planner", to: "researcher", runs: 4, traversals: 31, haltedRuns: 4 }
+ * @example rankLoopingEdges(graphs, 10)[0] // { from: "planner", to: "researcher", label: "planner → researcher", runs: 4, traversals: 31, haltedRuns: 4 }
  */
 export function rankLoopingEdges(graphs: readonly RunGraph[], top = 15): LoopingEdge[] {
   const byEdge = new Map<string, LoopingEdge>();
   for (const g of graphs) {
     const halted = new Set(g.cycles.filter((c) => c.halted).map((c) => c.cycleId));
+    const labels = toNodeLabels(g.nodes);
     for (const e of g.edges) {
       if (e.cycleId === null || e.traversals === 0) continue;
-      const entry = byEdge.get(e.id) ?? { from: e.from, to: e.to, runs: 0, traversals: 0, haltedRuns: 0 };
+      const entry = byEdge.get(e.id) ?? { from: e.from, to: e.to, label: labelEdgeEnds(labels, e.from, e.to), runs: 0, traversals: 0, haltedRuns: 0 };
       entry.runs++;
       entry.traversals += e.traversals;
       if (halted.has(e.cycleId)) entry.haltedRuns++;

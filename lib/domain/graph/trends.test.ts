@@ -45,8 +45,8 @@ describe("trends", () => {
   it("ranks the edges inside loops across runs, and sums what halted loops spent", () => {
     const graphs = [loopRun("a", 7, true), loopRun("b", 3, false), loopRun("c", 5, true)];
     expect(rankLoopingEdges(graphs)).toEqual([
-      { from: "p", to: "r", runs: 3, traversals: 15, haltedRuns: 2 },
-      { from: "r", to: "p", runs: 3, traversals: 15, haltedRuns: 2 },
+      { from: "p", to: "r", label: "p → r", runs: 3, traversals: 15, haltedRuns: 2 },
+      { from: "r", to: "p", label: "r → p", runs: 3, traversals: 15, haltedRuns: 2 },
     ]);
     const spend = sumLoopSpend(graphs.map((graph) => ({ graph, title: null, total: { steps: 100, tokens: 1000, costUsd: 1 } })));
     expect(spend.halted).toMatchObject({ runs: 2, loops: 2, steps: 2 * 7 + 2 * 5, tokens: 2400 });

@@ -17,6 +17,8 @@ export interface HaltMark {
   signal: string | null;
   /** The node the finding names (`null` for edge, cycle and run findings). */
   node: string | null;
+  /** That node's label, when it has one that says more than its id (`node-labels.ts`): what a person reads. */
+  nodeLabel: string | null;
   /** One sentence: what fired, where, against which limit. */
   explanation: string;
   atEventId: string;

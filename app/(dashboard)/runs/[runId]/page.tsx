@@ -65,8 +65,8 @@ export default async function RunPage({ params }: { params: Params }) {
       <RunHeader run={run} decisions={decisionPanel?.decisions ?? []} />
       <DecisionPanel data={decisionPanel} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
       <RunGraphSection runId={run.id} />
-      <RunFindings findings={run.findings} />
-      <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} />
+      <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
+      <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
       <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
       <RunIngestErrors errors={ingestErrors.errors} total={ingestErrors.total} />
       {can(user.role, "share") ? (
