@@ -56,6 +56,23 @@ export interface RunControlState {
   loopLimit: number | null;
   /** The oldest decision not yet acknowledged, if any. */
   pendingDecisionId: string | null;
+  /** What the run waits on, as the dashboard shows it (null when it does not wait). */
+  halt: ControlHalt | null;
+}
+
+/** The halt a run waits on: the finding (or runtime halt) a person decides about. */
+export interface ControlHalt {
+  /** `detector`, `runtime` or `pause`. */
+  source: string;
+  haltReason: string | null;
+  signal: string | null;
+  node: string | null;
+  edge: string | null;
+  count: number | null;
+  limit: number | null;
+  atEventId: string | null;
+  /** The finding's evidence (hash windows, counts, files) as stored. */
+  evidence: unknown;
 }
 
 /** The halt reasons of the protocol's `loop.halted`. */

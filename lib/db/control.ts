@@ -217,5 +217,9 @@ export async function readRunControlState(db: SqlDb, runId: string): Promise<Run
     loopIterations: run.loopIterations === null ? null : Number(run.loopIterations),
     loopLimit: run.loopLimit === null ? null : Number(run.loopLimit),
     pendingDecisionId: pending?.id ?? null,
+    halt: halt === null ? null : {
+      source: halt.kind, haltReason: halt.haltReason, signal: halt.signal, node: halt.node, edge: halt.edge,
+      count: halt.count, limit: halt.limit, atEventId: halt.atEventId === "" ? null : halt.atEventId, evidence: halt.evidence,
+    },
   };
 }
