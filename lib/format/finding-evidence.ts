@@ -13,6 +13,8 @@ const LABELS: Record<string, string> = {
   completedWork: "Completed work",
   queries: "Repeated queries",
   files: "Files edited and undone",
+  loopQueries: "Research queries in the loop",
+  loopOutputHashes: "Outputs of the loop's turns",
   summaries: "Summaries",
   outputHash: "Output hash",
   diffHash: "Diff hash",

@@ -28,6 +28,21 @@ describe("maxCycleIterations", () => {
     });
   });
 
+  it("names what went round: the loop's research queries and the outputs of the node the edge leaves", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) {
+      run.turn("planner", "need to assess");
+      run.hop("planner", "researcher");
+      run.research("researcher", "pricing API limits", `r${i}`);
+      run.turn("researcher", "already done");
+      run.hop("researcher", "planner");
+    }
+    const finding = detectBuilt(run, { maxCycleIterations: 2, edge_without_progress: 99, identical_outputs: 99 })[0];
+    expect(finding).toMatchObject({ signal: "maxCycleIterations", node: null, edge: "researcher->planner" });
+    expect(finding.evidence.loopQueries).toEqual(["pricing API limits", "pricing API limits", "pricing API limits"]);
+    expect(finding.evidence.loopOutputHashes).toHaveLength(3);
+  });
+
   it("does not fire at the limit, nor count traversals that end elsewhere", () => {
     const run = buildRun();
     run.turn("a", "plan");

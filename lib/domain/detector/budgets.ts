@@ -20,7 +20,15 @@ function pushBudget(
   limit: number,
 ): void {
   const place = state.placeFinding(event, node, edge, cycle);
-  out.push(createSignalFinding(signal, place, count, limit, state.buildEvidence(node, count, limit)));
+  const evidence = state.buildEvidence(node, count, limit);
+  if (cycle !== undefined) {
+    // A loop's budget names what went round: its research queries, the outputs of its turns.
+    const queries = state.recentQueries.toArray();
+    if (queries.length > 0) evidence.loopQueries = queries;
+    const outputs = (node ?? edge?.from)?.recentOutputs.toArray() ?? [];
+    if (outputs.length > 0 && node === null) evidence.loopOutputHashes = outputs;
+  }
+  out.push(createSignalFinding(signal, place, count, limit, evidence));
 }
 
 /** A finite number, else NaN (every comparison with NaN is false, so it never fires). */

@@ -54,6 +54,10 @@ export interface FindingEvidence {
   queries?: string[];
   /** `edit_undo`: the files whose edits were undone. */
   files?: string[];
+  /** Cycle budgets: the run's last research queries (repeats included). */
+  loopQueries?: string[];
+  /** Cycle budgets at an edge: the last outputs of the node the edge leaves. */
+  loopOutputHashes?: string[];
 }
 
 /** One finding, with exactly the keys of the spec's JSON (`null` where a key does not apply). */

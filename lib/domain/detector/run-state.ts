@@ -67,6 +67,8 @@ export class RunState {
   readonly recentDiffs = new RecentWindow<string>();
   readonly recentFailures = new RecentWindow<string>();
   readonly recentFailingCounts = new RecentWindow<number>();
+  /** The last research queries, new or not (the evidence of a loop's budget). */
+  readonly recentQueries = new RecentWindow<string>();
   /** Queries whose result repeated an earlier (query, resultsHash): "no new information". */
   readonly repeatedQueries = new RecentWindow<string>();
 

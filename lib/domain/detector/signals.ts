@@ -243,6 +243,7 @@ export function recordResearch(state: RunState, event: LoopEvent, node: NodeReco
   let hashes = state.seenResearch.get(query);
   if (hashes === undefined) state.seenResearch.set(query, (hashes = new Set()));
   const isNew = !hashes.has(results);
+  state.recentQueries.push(query);
   if (isNew) hashes.add(results);
   else state.repeatedQueries.push(query);
   if (node === null) return;
