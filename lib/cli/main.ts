@@ -1,14 +1,18 @@
 import { UsageError } from "./args";
-import { INGEST_USAGE, runIngestCommand } from "./ingest-command";
-import { KEYS_USAGE, runKeysCommand } from "./keys-command";
-import { DETECT_USAGE, runDetectCommand } from "./detect-command";
-import { runMigrateCommand } from "./migrate-command";
-import { runServeCommand, SERVE_USAGE } from "./serve-command";
-import { runUserCommand, USER_USAGE } from "./user-command";
-import { runShareCommand, SHARE_USAGE } from "./share-command";
-import { NOTIFY_USAGE, runNotifyCommand } from "./notify-command";
 
-const USAGE = `loopscope: see, stop and resume AI coding agents that go round in circles
+// Each command is imported when it runs: `hook claude-code` starts a process on
+// every tool call of an agent, and loading every command first costs it a
+// quarter of a second. The usage text (help, usage errors) loads them all.
+async function buildUsage(): Promise<string> {
+  const [
+    { INGEST_USAGE }, { DETECT_USAGE }, { KEYS_USAGE }, { USER_USAGE }, { SHARE_USAGE }, { NOTIFY_USAGE },
+    { HOOK_USAGE }, { PRUNE_USAGE }, { BACKUP_USAGE }, { SERVE_USAGE },
+  ] = await Promise.all([
+    import("./ingest-command"), import("./detect-command"), import("./keys-command"), import("./user-command"),
+    import("./share-command"), import("./notify-command"), import("./hook-command"), import("./prune-command"),
+    import("./backup-command"), import("./serve-command"),
+  ]);
+  return `loopscope: see, stop and resume AI coding agents that go round in circles
 
 commands:
   ingest <file-or-folder>...        store runs and events in the database (--watch to follow growing files)
@@ -19,6 +23,11 @@ commands:
   keys create|list|revoke           API keys for POST /api/ingest and the control API
   share create|list|revoke          read-only, expiring links to one run for reviewers
   notify add|list|test|remove|rule  webhooks and Slack messages when a run needs a person
+  hook claude-code | hook install claude-code
+                                    stop Claude Code live when it loops (its hooks), and install them
+  prune --older-than 90d [--dry-run]
+                                    delete old runs and all their rows (runs waiting for a person stay)
+  backup <file> [--force]           a consistent copy of the live SQLite database
   migrate                           apply database migrations (also done on first use)
   serve [--port 3000]               serve the dashboard (after npm run build)
 
@@ -34,7 +43,14 @@ ${SHARE_USAGE}
 
 ${NOTIFY_USAGE}
 
+${HOOK_USAGE}
+
+${PRUNE_USAGE}
+
+${BACKUP_USAGE}
+
 ${SERVE_USAGE}`;
+}
 
 /** Runs the command line; returns the exit status (2 for usage errors). */
 export async function main(argv: string[]): Promise<number> {
@@ -42,33 +58,39 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case "ingest":
-        return await runIngestCommand(rest);
+        return await (await import("./ingest-command")).runIngestCommand(rest);
       case "detect":
-        return await runDetectCommand(rest);
+        return await (await import("./detect-command")).runDetectCommand(rest);
       case "keys":
-        return await runKeysCommand(rest);
+        return await (await import("./keys-command")).runKeysCommand(rest);
       case "user":
-        return await runUserCommand(rest);
+        return await (await import("./user-command")).runUserCommand(rest);
       case "share":
-        return await runShareCommand(rest);
+        return await (await import("./share-command")).runShareCommand(rest);
       case "notify":
-        return await runNotifyCommand(rest);
+        return await (await import("./notify-command")).runNotifyCommand(rest);
+      case "hook":
+        return await (await import("./hook-command")).runHookCommand(rest);
+      case "prune":
+        return await (await import("./prune-command")).runPruneCommand(rest);
+      case "backup":
+        return await (await import("./backup-command")).runBackupCommand(rest);
       case "migrate":
-        return await runMigrateCommand();
+        return await (await import("./migrate-command")).runMigrateCommand();
       case "serve":
-        return await runServeCommand(rest);
+        return await (await import("./serve-command")).runServeCommand(rest);
       case undefined:
       case "help":
       case "--help":
       case "-h":
-        console.log(USAGE);
+        console.log(await buildUsage());
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`loopscope: ${error.message}\n\n${USAGE}`);
+      console.error(`loopscope: ${error.message}\n\n${await buildUsage()}`);
       return 2;
     }
     console.error(`loopscope: ${error instanceof Error ? error.message : String(error)}`);

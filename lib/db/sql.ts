@@ -39,6 +39,9 @@ export function openSqlDb(config: DbConfig): SqlDb {
 function openSqlite(file: string): SqlDb {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 30_000 });
+  // A new file keeps a map of its free pages, so that `loopscope prune` can give them back
+  // (PRAGMA incremental_vacuum); only settable before the first table (or by a full VACUUM).
+  if (db.pragma("page_count", { simple: true }) === 0) db.pragma("auto_vacuum = INCREMENTAL");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   // Checkpoint every ~40 MB of WAL rather than 4 MB: ingest rewrites the same index

@@ -59,14 +59,14 @@ export function formatEventTime(ms: number | null | undefined): string {
 
 export { formatCount } from "@/lib/domain/numbers";
 
-const DURATION_UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
+const DURATION_UNIT_MS = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
 
 /**
- * A lifetime as people type it on a command line: "7d", "36h", "90m", a bare
+ * A lifetime as people type it on a command line: "2w", "7d", "36h", "90m", a bare
  * number of days; null when it is not one. `parseDurationMs("12h") === 43_200_000`.
  */
 export function parseDurationMs(value: string): number | null {
-  const m = /^(\d+(?:\.\d+)?)\s*(d|h|m)?$/i.exec(value.trim());
+  const m = /^(\d+(?:\.\d+)?)\s*(w|d|h|m)?$/i.exec(value.trim());
   if (!m) return null;
   return Number(m[1]) * DURATION_UNIT_MS[(m[2] ?? "d").toLowerCase() as keyof typeof DURATION_UNIT_MS];
 }

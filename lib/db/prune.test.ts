@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/test-databases";
+import { ingestLines, loopLines, readRun } from "./testing/decision-runs";
+import { recordDecision } from "./decisions";
+import { readRunControlState } from "./control";
+import { pruneRuns, type RunChildTable } from "./prune";
+import { pruneIfDue, retentionDaysFromEnv } from "./retention";
+import type { SqlDb } from "./sql";
+
+const kinds = await testDatabaseKinds();
+const OLD_T0 = Date.UTC(2026, 1, 1, 12);
+const DAY = 86_400_000;
+
+/** Rows of each table tied to `runIds` (ShareAccess through its link). */
+async function rowsOf(db: SqlDb, runIds: string[]): Promise<Record<RunChildTable | "Run", number>> {
+  const list = runIds.map(() => "?").join(",");
+  const n = async (sql: string) => Number((await db.get<{ n: number | string }>(sql, runIds))!.n);
+  const byRun = (table: string) => n(`SELECT COUNT(*) AS "n" FROM "${table}" WHERE "runId" IN (${list})`);
+  return {
+    Run: await n(`SELECT COUNT(*) AS "n" FROM "Run" WHERE "id" IN (${list})`),
+    Event: await byRun("Event"), Finding: await byRun("Finding"), RunNode: await byRun("RunNode"), RunEdge: await byRun("RunEdge"),
+    Decision: await byRun("Decision"), ShareLink: await byRun("ShareLink"), RunSource: await byRun("RunSource"),
+    IngestError: await byRun("IngestError"), NotifyDelivery: await byRun("NotifyDelivery"),
+    ShareAccess: await n(`SELECT COUNT(*) AS "n" FROM "ShareAccess" WHERE "shareLinkId" IN (SELECT "id" FROM "ShareLink" WHERE "runId" IN (${list}))`),
+  };
+}
+
+async function everyTable(db: SqlDb): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of ["Run", "Event", "Finding", "RunNode", "RunEdge", "Decision", "ShareLink", "ShareAccess", "RunSource", "IngestError", "NotifyDelivery", "IngestSource"]) {
+    out[t] = Number((await db.get<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "${t}"`))!.n);
+  }
+  return out;
+}
+
+/** A share link opened twice, a notification and an ingest error, tied to the run. */
+async function hangOn(db: SqlDb, runId: string, at: number): Promise<void> {
+  await db.run(`INSERT INTO "ShareLink" ("id","tokenHash","runId","createdAt","expiresAt") VALUES (?,?,?,?,?)`, [`sl-${runId}`, `hash-${runId}`, runId, at, at + DAY]);
+  for (const i of [1, 2]) await db.run(`INSERT INTO "ShareAccess" ("shareLinkId","at","browser","client") VALUES (?,?,?,?)`, [`sl-${runId}`, at + i, "Firefox", "ab12"]);
+  await db.run(`INSERT INTO "NotifyChannel" ("id","name","kind","urlEnc","urlHost","createdAt") VALUES ('ch','ch','webhook','x','http://127.0.0.1',?) ON CONFLICT DO NOTHING`, [at]);
+  await db.run(
+    `INSERT INTO "NotifyDelivery" ("channelId","runId","event","idempotencyKey","payload","status","nextAttemptAt","createdAt") VALUES ('ch',?,'halted',?,'{}','sent',?,?)`,
+    [runId, `k-${runId}`, at, at],
+  );
+  await db.run(`INSERT INTO "IngestError" ("source","message","key","runId","createdAt") VALUES ('api:test','bad line',?,?,?)`, [`e-${runId}`, runId, at]);
+}
+
+describe.each(kinds)("prune (%s)", (kind) => {
+  let t: TestDatabase;
+  let dir: string;
+  beforeEach(async () => {
+    t = await createTestDb(kind);
+    dir = mkdtempSync(join(tmpdir(), "loopscope-prune-"));
+  });
+  afterEach(async () => {
+    await t.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Old: a finished run with a share link and the rest hanging off it, a run
+   * halted and then resumed by a person, a run still waiting for a person, and
+   * a run that gets a new event while the prune runs. Then the cutoff, then
+   * new runs: one live, one whose events are old but that arrived after the cutoff.
+   */
+  async function seed(): Promise<number> {
+    await ingestLines(t.db, loopLines("old-done", { rounds: 3, budgets: { maxCycleIterations: 10 }, t0: OLD_T0 }));
+    await hangOn(t.db, "old-done", OLD_T0);
+    await ingestLines(t.db, loopLines("old-decided", { rounds: 3, t0: OLD_T0 }));
+    const halt = await readRunControlState(t.db, "old-decided");
+    const decided = await recordDecision(t.db, { runId: "old-decided", haltKey: halt!.haltKey!, action: "resume", directive: null, budgetDelta: { maxCycleIterations: 9 }, provider: null, by: "ada" }, OLD_T0 + DAY);
+    expect(decided.ok).toBe(true);
+    await ingestLines(t.db, loopLines("old-waiting", { rounds: 3, t0: OLD_T0 }));
+    await hangOn(t.db, "old-waiting", OLD_T0);
+    await ingestLines(t.db, loopLines("old-late", { rounds: 2, budgets: { maxCycleIterations: 10 }, t0: OLD_T0 }));
+    // Sources of the old runs: one file that is gone, one that is still there (its row keeps a re-ingest from bringing the runs back).
+    const kept = join(dir, "still-here.jsonl");
+    writeFileSync(kept, "{}\n");
+    for (const [path, runId] of [["/nonexistent/loopscope/gone.jsonl", "old-done"], [kept, "old-done"], ["/nonexistent/loopscope/waiting.jsonl", "old-waiting"]]) {
+      await t.db.run(`INSERT INTO "IngestSource" ("path","updatedAt") VALUES (?,?)`, [path, OLD_T0]);
+      const s = await t.db.get<{ id: number }>(`SELECT "id" FROM "IngestSource" WHERE "path" = ?`, [path]);
+      await t.db.run(`INSERT INTO "RunSource" ("runId","sourceId") VALUES (?,?)`, [runId, Number(s!.id)]);
+    }
+    // Old rows that belong to no run.
+    await t.db.run(`INSERT INTO "IngestError" ("source","message","key","createdAt") VALUES ('/x.jsonl','unreadable','orphan',?)`, [OLD_T0]);
+    await t.db.run(`INSERT INTO "NotifyDelivery" ("channelId","event","idempotencyKey","payload","status","nextAttemptAt","createdAt") VALUES ('ch','test','test-1','{}','sent',?,?)`, [OLD_T0, OLD_T0]);
+
+    await new Promise((r) => setTimeout(r, 5));
+    const cutoff = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    await ingestLines(t.db, loopLines("new-live", { rounds: 2, budgets: { maxCycleIterations: 10 }, t0: Date.now() }));
+    await hangOn(t.db, "new-live", Date.now());
+    await ingestLines(t.db, loopLines("new-arrival", { rounds: 2, budgets: { maxCycleIterations: 10 }, t0: OLD_T0 }));
+    expect((await readRun(t.db, "old-decided")).status).toBe("running");
+    expect((await readRun(t.db, "old-waiting")).status).toBe("halted");
+    return cutoff;
+  }
+
+  it("deletes exactly the old runs with every row tied to them, keeps waiting and newer runs; a dry run counts the same and changes nothing", async () => {
+    const cutoff = await seed();
+    const gone = ["old-done", "old-decided"];
+    const staying = ["old-waiting", "old-late", "new-live", "new-arrival"];
+    const goneBefore = await rowsOf(t.db, gone);
+    expect(goneBefore).toMatchObject({ Run: 2, Decision: 1, ShareLink: 1, ShareAccess: 2, NotifyDelivery: 1, IngestError: 1, RunSource: 4 });
+    for (const [table, n] of Object.entries(goneBefore)) if (table !== "Finding") expect(n, table).toBeGreaterThan(0);
+    const stayingBefore = await rowsOf(t.db, staying);
+
+    // Before the prune starts, old-late is old too: the dry run counts it.
+    const { Run: _runs, ...oldRows } = await rowsOf(t.db, [...gone, "old-late"]);
+    const before = await everyTable(t.db);
+    const dry = await pruneRuns(t.db, { cutoff, dryRun: true, batchRuns: 1, batchEvents: 7, pauseMs: 0 });
+    expect(await everyTable(t.db)).toEqual(before);
+    expect(dry).toMatchObject({ runs: 3, events: oldRows.Event, rows: oldRows, keptWaiting: 1, oldIngestErrors: 1, oldDeliveries: 1, ingestSources: 1 });
+
+    // A new event for old-late after the first transaction: the re-check inside each transaction keeps it.
+    let late = false;
+    const real = await pruneRuns(t.db, {
+      cutoff, batchRuns: 1, batchEvents: 7, pauseMs: 0,
+      onBatch: async () => {
+        if (late) return;
+        late = true;
+        await ingestLines(t.db, loopLines("old-late", { rounds: 1, from: 2, start: false, budgets: { maxCycleIterations: 10 }, t0: Date.now() }));
+      },
+    });
+
+    expect(real).toMatchObject({ runs: 2, events: goneBefore.Event, keptWaiting: 1, oldIngestErrors: 1, oldDeliveries: 1, ingestSources: 1 });
+    const { Run: _gone, ...goneRows } = goneBefore;
+    expect(real.rows).toEqual(goneRows);
+    // Events are deleted a slice at a time (at most 7 per transaction), and one run per transaction.
+    expect(real.transactions).toBeGreaterThan(Math.ceil(goneBefore.Event / 7));
+
+    expect(await rowsOf(t.db, gone)).toEqual(Object.fromEntries(Object.keys(goneBefore).map((k) => [k, 0])));
+    const stayingAfter = await rowsOf(t.db, staying);
+    expect(stayingAfter.Run).toBe(4);
+    expect(stayingAfter.Event).toBe(stayingBefore.Event + 5);
+    expect({ ...stayingAfter, Event: 0, RunNode: 0, RunEdge: 0, Finding: 0 }).toEqual({ ...stayingBefore, Event: 0, RunNode: 0, RunEdge: 0, Finding: 0 });
+    const orphans = await everyTable(t.db);
+    expect(orphans.IngestError).toBe(2);
+    expect(orphans.NotifyDelivery).toBe(2);
+    const paths = (await t.db.all<{ path: string }>(`SELECT "path" FROM "IngestSource" ORDER BY "path"`)).map((r) => r.path);
+    expect(paths).toEqual(["/nonexistent/loopscope/waiting.jsonl", join(dir, "still-here.jsonl"), "api:test"].sort());
+    expect(real.kept.runs).toBe(4);
+    expect(real.kept.oldest?.id).toBe("old-waiting");
+
+    // Nothing older is left: a second pass prunes nothing.
+    expect(await pruneRuns(t.db, { cutoff, pauseMs: 0 })).toMatchObject({ runs: 0, events: 0, keptWaiting: 1 });
+  });
+
+  it("the daily retention prunes once per 24 hours, whichever server asks", async () => {
+    const cutoff = await seed();
+    const now = cutoff + 90 * DAY;
+    const first = await pruneIfDue(t.db, 90, now);
+    expect(first).toMatchObject({ runs: 3, keptWaiting: 1 });
+    expect(await pruneIfDue(t.db, 90, now + 23 * 3_600_000)).toBeNull();
+    // A day later the cutoff has moved past the two runs that arrived just after the first one.
+    expect(await pruneIfDue(t.db, 90, now + 24 * 3_600_000)).toMatchObject({ runs: 2, keptWaiting: 1 });
+    const row = await t.db.get<{ value: string }>(`SELECT "value" FROM "Setting" WHERE "key" = 'retention.lastPrune'`);
+    expect(JSON.parse(row!.value)).toMatchObject({ days: 90, runs: 2, cutoff: now + 24 * 3_600_000 - 90 * DAY });
+    expect(retentionDaysFromEnv({ LOOPSCOPE_RETENTION_DAYS: "90" })).toBe(90);
+    expect(retentionDaysFromEnv({})).toBeNull();
+    expect(() => retentionDaysFromEnv({ LOOPSCOPE_RETENTION_DAYS: "90d" })).toThrow(/not a positive number/);
+  });
+});
