@@ -46,21 +46,25 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   const bar = new ProgressBar(!quiet && Boolean(process.stderr.isTTY));
   const started = Date.now();
   let bytesSeen = 0;
+  // The first 50 are shown; the rest only counted, so a file of millions of bad lines holds no more memory than a good one.
   const rejectedLines: string[] = [];
+  let rejectedCount = 0;
   const summary = await ingestPaths(sql, args.positionals, {
     config,
     onProgress: (p) => {
       bytesSeen = p.bytes;
       bar.update(p.bytes, p.totalBytes, `${p.files}/${p.totalFiles} files, ${formatCount(p.events)} events, ${formatBytes(p.bytes)}`);
     },
-    onRejected: (source, r) => rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
+    onRejected: (source, r) => {
+      if (rejectedCount++ < 50) rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`);
+    },
   });
   bar.done();
   const secs = (Date.now() - started) / 1000;
-  if (rejectedLines.length > 0) {
-    console.error(`rejected (${rejectedLines.length}):`);
-    for (const line of rejectedLines.slice(0, 50)) console.error(line);
-    if (rejectedLines.length > 50) console.error(`  … and ${rejectedLines.length - 50} more (see the Ingest errors on the runs page)`);
+  if (rejectedCount > 0) {
+    console.error(`rejected (${rejectedCount}):`);
+    for (const line of rejectedLines) console.error(line);
+    if (rejectedCount > 50) console.error(`  … and ${rejectedCount - 50} more (see the Ingest errors on the runs page)`);
   }
   if (!quiet) console.log(formatSummary(summary, secs, bytesSeen));
   await closeDb();

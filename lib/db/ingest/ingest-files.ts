@@ -4,8 +4,11 @@ import type { SqlDb } from "../sql";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import type { ParseItem, SourceFormat } from "@/lib/domain/formats";
 import { parseSource } from "@/lib/domain/formats";
+import { formatCount } from "@/lib/domain/numbers";
 import { IngestWriter, emptyCounts, storeIngestError, type IngestCounts, type RejectedLine } from "./writer";
-import { describeFsError, expandPaths, fingerprintFile, fingerprintLength, readChunks, type FoundFile } from "./file-source";
+import {
+  describeFsError, expandPaths, fingerprintReadFile, matchesFingerprint, readChunks, statSource, type FoundFile,
+} from "./file-source";
 
 export interface IngestOptions {
   /** Called as bytes are read: for a progress bar. */
@@ -36,6 +39,7 @@ interface SourceRow {
   lineCount: number;
   fingerprint: string | null;
   size: number;
+  mtimeMs: number;
   format: string | null;
 }
 
@@ -86,8 +90,11 @@ export function summarise(files: number, unchanged: number, c: IngestCounts): In
 /**
  * Ingests one file from where the last ingest of it stopped (its offset and
  * line count are committed with the rows, so a restart neither re-reads nor
- * misses anything). A file whose first bytes changed was replaced: it is read
- * from the start, and the stored ids keep that from duplicating anything.
+ * misses anything). A file that was not only appended to is read again from
+ * the start, and the stored ids keep that from duplicating anything: one now
+ * shorter than the offset, one replaced (another inode), one whose committed
+ * bytes no longer hash the same (`fingerprintFile`), and one of the same size
+ * with a new modification time (written over, since an append grows a file).
  * Returns false when there was nothing new to read.
  */
 export async function ingestFile(
@@ -100,18 +107,17 @@ export async function ingestFile(
 ): Promise<boolean> {
   let info;
   try {
-    info = await stat(file.path);
+    info = await statSource(file.path);
   } catch (error) {
     await rejectWholeFile(db, file, describeFsError(error), counts, opts);
     return true;
   }
-  const source = await getOrCreateSource(db, file.path);
+  const source = await getOrCreateSource(db, file.path, file.linkedPath);
   let start = 0;
   let startLine = 1;
-  if (source.offset > 0 && info.size >= source.offset) {
-    const len = fingerprintLength(source.fingerprint);
-    const same = source.fingerprint !== null && (await fingerprintFile(file.path, len)) === source.fingerprint;
-    if (same) {
+  const writtenOver = info.size === source.size && info.mtimeMs !== source.mtimeMs;
+  if (source.offset > 0 && info.size >= source.offset && !writtenOver) {
+    if (await matchesFingerprint(file.path, source.fingerprint)) {
       start = source.offset;
       startLine = source.lineCount + 1;
     }
@@ -129,7 +135,7 @@ export async function ingestFile(
   let format: string | null = source.format;
   const flush = async () => {
     if (batch.length === 0) return;
-    const fingerprint = await fingerprintFile(file.path, lastEnd);
+    const fingerprint = await fingerprintReadFile(file.path, lastEnd, info.ino);
     const rejected = await writer.writeBatch(batch, {
       sourceId: source.id,
       name: file.display,
@@ -171,9 +177,24 @@ export async function ingestFile(
     return true;
   }
   await flushFinal(db, writer, file, source, batch, counts, opts, {
-    offset: Math.max(lastEnd, start), lineCount: lastLine, size: info.size, mtimeMs: info.mtimeMs, format,
+    offset: Math.max(lastEnd, start), lineCount: lastLine, size: info.size, mtimeMs: info.mtimeMs, format, ino: info.ino,
   });
+  await reportShrunk(db, file, info.ino, lastEnd, counts, opts);
   return true;
+}
+
+/**
+ * A file cut shorter while it was read (truncated to be written again) ends
+ * the read early, often inside a line: that is said in one error, and the
+ * offset committed past the new end makes the next ingest read it from the
+ * start. A file deleted meanwhile was read whole through its open handle.
+ */
+async function reportShrunk(db: SqlDb, file: FoundFile, ino: bigint, readTo: number, counts: IngestCounts, opts: IngestOptions) {
+  const now = await statSource(file.path).catch(() => null);
+  if (now === null || now.ino !== ino || now.size >= readTo) return;
+  const message = `file shrank to ${formatCount(now.size)} bytes while it was read (${formatCount(readTo)} bytes read): ` +
+    "what is in it now is read from the start by the next ingest";
+  await rejectWholeFile(db, file, message, counts, opts);
 }
 
 function isFileSystemError(error: unknown): boolean {
@@ -182,9 +203,9 @@ function isFileSystemError(error: unknown): boolean {
 
 async function flushFinal(
   db: SqlDb, writer: IngestWriter, file: FoundFile, source: SourceRow, batch: ParseItem[], counts: IngestCounts,
-  opts: IngestOptions, p: { offset: number; lineCount: number; size: number; mtimeMs: number; format: string | null },
+  opts: IngestOptions, p: { offset: number; lineCount: number; size: number; mtimeMs: number; format: string | null; ino: bigint },
 ): Promise<void> {
-  const fingerprint = await fingerprintFile(file.path, p.offset);
+  const fingerprint = await fingerprintReadFile(file.path, p.offset, p.ino);
   const rejected = await writer.writeBatch(batch, {
     sourceId: source.id, name: file.display,
     progress: { offset: p.offset, lineCount: p.lineCount, fingerprint, size: p.size, mtimeMs: p.mtimeMs, format: p.format },
@@ -194,19 +215,37 @@ async function flushFinal(
 
 async function rejectWholeFile(db: SqlDb, file: FoundFile, message: string, counts: IngestCounts, opts: IngestOptions) {
   const r: RejectedLine = { line: null, message, excerpt: null, runId: null };
-  const source = await getOrCreateSource(db, file.path).catch(() => null);
+  const source = await getOrCreateSource(db, file.path, file.linkedPath).catch(() => null);
   await db.transaction((tx) => storeIngestError(tx, { sourceId: source?.id ?? null, name: file.display }, r));
   counts.linesRejected++;
   opts.onRejected?.(file.display, r);
 }
 
-async function getOrCreateSource(db: SqlDb, path: string): Promise<SourceRow> {
+/**
+ * The ingest source of the file at real path `path`. One that earlier versions
+ * registered under the symbolic-link path `linkedPath` is taken over (renamed),
+ * so that the file is not read again from the start.
+ */
+async function getOrCreateSource(db: SqlDb, path: string, linkedPath?: string): Promise<SourceRow> {
   const find = () =>
-    db.get<SourceRow>(`SELECT "id","offset","lineCount","fingerprint","size","format" FROM "IngestSource" WHERE "path" = ?`, [path]);
+    db.get<SourceRow>(`SELECT "id","offset","lineCount","fingerprint","size","mtimeMs","format" FROM "IngestSource" WHERE "path" = ?`, [path]);
   const found = await find();
-  if (found) return { ...found, id: Number(found.id), offset: Number(found.offset), lineCount: Number(found.lineCount) };
+  if (found) return toSourceRow(found);
+  if (linkedPath !== undefined) {
+    // Another process may register the real path at the same moment: then its row is the one found below.
+    await db.run(`UPDATE "IngestSource" SET "path" = ? WHERE "path" = ? AND NOT EXISTS (SELECT 1 FROM "IngestSource" WHERE "path" = ?)`,
+      [path, linkedPath, path]).catch(() => 0);
+    const adopted = await find();
+    if (adopted) return toSourceRow(adopted);
+  }
   await db.run(`INSERT INTO "IngestSource" ("path","updatedAt") VALUES (?,?) ON CONFLICT DO NOTHING`, [path, Date.now()]);
   const created = await find();
   if (!created) throw new Error(`could not register ingest source ${path}`);
-  return { ...created, id: Number(created.id), offset: Number(created.offset), lineCount: Number(created.lineCount) };
+  return toSourceRow(created);
+}
+
+function toSourceRow(row: SourceRow): SourceRow {
+  return {
+    ...row, id: Number(row.id), offset: Number(row.offset), lineCount: Number(row.lineCount), size: Number(row.size), mtimeMs: Number(row.mtimeMs),
+  };
 }

@@ -3,27 +3,50 @@ import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
 import type { RunFactFields } from "@/lib/domain/formats/types";
 import type { DetectorConfig, Finding } from "@/lib/domain/detector";
 import { RunAccumulator, type RuntimeHalt } from "@/lib/domain/runs/run-accumulator";
+import type { RunCheckpoints } from "@/lib/domain/runs/run-checkpoints";
 
 const REBUILD_PAGE = 5000;
 
-/** Rebuilds a run's accumulator from its stored events (ts order, then arrival) and facts. */
+/**
+ * Where a rebuild may start: the run's checkpoints, and the instant of the
+ * oldest event stored since they were taken (a late batch's oldest); without
+ * it the stored events changed unseen and the rebuild starts from nothing.
+ * Checkpoints are taken along the replay either way.
+ */
+export interface RebuildResume {
+  checkpoints: RunCheckpoints;
+  fromTsMs?: number;
+}
+
+/**
+ * Rebuilds a run's accumulator from its stored events (ts order, then arrival) and facts:
+ * from the last checkpoint before `resume.fromTsMs` when there is one, else from the start.
+ */
 export async function rebuildAccumulator(
   tx: SqlDb,
   runId: string,
   format: SourceFormat,
   facts: string | null,
   config?: Partial<DetectorConfig>,
+  resume?: RebuildResume,
 ): Promise<RunAccumulator> {
-  const acc = new RunAccumulator(runId, format, config);
-  let lastTs = -Infinity;
-  let lastPk = 0;
+  if (resume?.fromTsMs === undefined) resume?.checkpoints.clear();
+  const start = resume?.fromTsMs === undefined ? null : resume.checkpoints.restoreBefore(resume.fromTsMs);
+  const acc = start?.acc ?? new RunAccumulator(runId, format, config);
+  // After a checkpoint: every event of a later instant (the checkpoint holds all of its own).
+  let lastTs = start?.boundTsMs ?? -1e300;
+  let lastPk = start === null ? 0 : null;
   for (;;) {
     const page = await tx.all<{ pk: number; tsMs: number; raw: string; data: string | null }>(
-      `SELECT "pk","tsMs","raw","data" FROM "Event" WHERE "runId" = ? AND ("tsMs" > ? OR ("tsMs" = ? AND "pk" > ?))
+      `SELECT "pk","tsMs","raw","data" FROM "Event" WHERE "runId" = ? AND ${lastPk === null ? `"tsMs" > ?` : `("tsMs" > ? OR ("tsMs" = ? AND "pk" > ?))`}
        ORDER BY "tsMs","pk" LIMIT ${REBUILD_PAGE}`,
-      [runId, lastTs === -Infinity ? -1e300 : lastTs, lastTs === -Infinity ? -1e300 : lastTs, lastPk],
+      lastPk === null ? [runId, lastTs] : [runId, lastTs, lastTs, lastPk],
     );
-    for (const row of page) acc.applyEvent(JSON.parse(row.data ?? row.raw) as LoopEvent, Number(row.tsMs));
+    for (const row of page) {
+      const tsMs = Number(row.tsMs);
+      resume?.checkpoints.beforeEvent(acc, tsMs);
+      acc.applyEvent(JSON.parse(row.data ?? row.raw) as LoopEvent, tsMs);
+    }
     if (page.length < REBUILD_PAGE) break;
     lastTs = Number(page[page.length - 1].tsMs);
     lastPk = Number(page[page.length - 1].pk);
@@ -37,7 +60,7 @@ export function findingKey(f: Finding): string {
   return [f.signal, f.node ?? "", f.edge ?? "", f.taskId ?? "", f.loopType ?? "", f.atEventId].join("|");
 }
 
-/** Stores new findings, and the latest count and recommendation of task findings that moved on. */
+/** Stores new findings, and the latest count, recommendation (with its suggested actions) of task findings that moved on. */
 export async function insertFindings(tx: SqlDb, runId: string, found: readonly Finding[], tsOf: (id: string) => number | null = () => null): Promise<void> {
   const now = Date.now();
   for (const f of found) {
@@ -49,7 +72,7 @@ export async function insertFindings(tx: SqlDb, runId: string, found: readonly F
         "recommendation","count","limit","atEventId","atTsMs","evidence","suggestedActions","createdAt")
        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
        ON CONFLICT ("runId","source","key") DO UPDATE SET "count"=excluded."count","limit"=excluded."limit",
-       "recommendation"=excluded."recommendation","evidence"=excluded."evidence"`,
+       "recommendation"=excluded."recommendation","evidence"=excluded."evidence","suggestedActions"=excluded."suggestedActions"`,
       [runId, "detector", findingKey(f), f.haltReason, f.signal, f.node, f.edge, f.cycleId, f.taskId, f.loopType,
         f.recommendation, f.count, f.limit, f.atEventId, atTsMs, JSON.stringify(f.evidence),
         JSON.stringify(f.suggestedActions), now],

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createSqliteTestDb, type TestDatabase } from "../testing/test-databases";
@@ -55,6 +55,58 @@ describe("ingest --watch", () => {
       // ...until its newline arrives; then it is read whole, once.
       appendFileSync(file, `${CLEAN[4].slice(40)}\n`);
       expect(await eventually(eventCount, (n) => n === 5)).toBe(5);
+      const errors = Number((await t.db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "IngestError"`))?.n);
+      expect(errors).toBe(0);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  const sources = async () => (await t.db.all<{ path: string }>(`SELECT "path" FROM "IngestSource"`)).map((r) => r.path);
+
+  it("stores a file once through a symlink loop, and keeps up with it, not 41 times", async () => {
+    const file = join(dir, "live.jsonl");
+    writeFileSync(file, `${CLEAN.slice(0, 3).join("\n")}\n`);
+    symlinkSync(".", join(dir, "loop"));
+    const w = start();
+    try {
+      expect(await eventually(eventCount, (n) => n === 3)).toBe(3);
+      appendFileSync(file, `${CLEAN[3]}\n`);
+      expect(await eventually(eventCount, (n) => n === 4)).toBe(4);
+      expect(await sources()).toEqual([realpathSync(file)]);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it("keeps working with two links back to the watched folder (no 2^40-path walk)", async () => {
+    symlinkSync(".", join(dir, "a"));
+    symlinkSync(".", join(dir, "b"));
+    const file = join(dir, "live.jsonl");
+    writeFileSync(file, `${CLEAN.slice(0, 5).join("\n")}\n`);
+    const w = start();
+    try {
+      expect(await eventually(eventCount, (n) => n === 5)).toBe(5);
+      expect(await sources()).toEqual([realpathSync(file)]);
+    } finally {
+      // A watcher stuck walking link paths would not even get to stop.
+      const stopped = await Promise.race([w.stop().then(() => "stopped"), new Promise((r) => setTimeout(() => r("still walking"), 3000))]);
+      expect(stopped).toBe("stopped");
+    }
+  });
+
+  it("reads a file rewritten in place from the start, whose first 4 KiB did not change", async () => {
+    const event = (id: string, i: number) =>
+      JSON.stringify({ v: 1, id, runId: "r-rewrite", ts: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), type: "node.started", node: "coder", pad: "x".repeat(100) });
+    const file = join(dir, "live.jsonl");
+    const first = Array.from({ length: 40 }, (_, i) => event(`e${i}`, i));
+    writeFileSync(file, `${first.join("\n")}\n`);
+    const w = start();
+    try {
+      expect(await eventually(eventCount, (n) => n === 40)).toBe(40);
+      const rewritten = [...first.slice(0, 30), ...Array.from({ length: 20 }, (_, i) => event(`n${i}`, 30 + i))];
+      writeFileSync(file, `${rewritten.join("\n")}\n`);
+      expect(await eventually(eventCount, (n) => n === 60)).toBe(60);
       const errors = Number((await t.db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "IngestError"`))?.n);
       expect(errors).toBe(0);
     } finally {

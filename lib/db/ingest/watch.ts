@@ -28,14 +28,16 @@ export interface WatchOptions {
  */
 export async function watchFolders(db: SqlDb, folders: readonly string[], opts: WatchOptions = {}): Promise<void> {
   const interval = opts.intervalMs ?? 250;
-  let writer = new IngestWriter(db, opts.config);
-  let version = await getDetectorSettingsVersion(db);
-  const known = new Map<string, { size: number; mtimeMs: number }>();
   const controller = new AbortController();
   const stop = () => controller.abort();
+  // Before any await: a signal aborted meanwhile would never call a listener added later.
+  if (opts.signal?.aborted) stop();
   opts.signal?.addEventListener("abort", stop);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  let writer = new IngestWriter(db, opts.config);
+  let version = await getDetectorSettingsVersion(db);
+  const known = new Map<string, { size: number; mtimeMs: number }>();
   let wake: (() => void) | null = null;
   const watchers: FSWatcher[] = [];
   for (const folder of folders) {
@@ -54,6 +56,9 @@ export async function watchFolders(db: SqlDb, folders: readonly string[], opts: 
         writer = new IngestWriter(db, await getProjectDetectorConfig(db));
       }
       const { files } = await expandPaths(folders);
+      // Files gone since (rotated logs, a cleaned folder) are forgotten: a long watch holds only what is there.
+      const present = new Set(files.map((f) => f.path));
+      for (const path of known.keys()) if (!present.has(path)) known.delete(path);
       for (const file of files) {
         if (controller.signal.aborted) break;
         const info = await stat(file.path).catch(() => null);
@@ -75,15 +80,16 @@ export async function watchFolders(db: SqlDb, folders: readonly string[], opts: 
         }
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, interval);
-        wake = () => {
+        // The abort listener is removed on every wake-up: one left behind per pass would pile up for as long as the watch runs.
+        const done = () => {
           clearTimeout(timer);
+          controller.signal.removeEventListener("abort", done);
           resolve();
         };
-        controller.signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
+        const timer = setTimeout(done, interval);
+        wake = done;
+        controller.signal.addEventListener("abort", done);
+        if (controller.signal.aborted) done();
       });
       wake = null;
     }

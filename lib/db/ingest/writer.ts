@@ -4,6 +4,7 @@ import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
 import type { ParseItem, RunFactFields } from "@/lib/domain/formats/types";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import { RunAccumulator } from "@/lib/domain/runs/run-accumulator";
+import { CHECKPOINT_EVERY, RunCheckpoints } from "@/lib/domain/runs/run-checkpoints";
 import { parseIsoTimestamp as parseTimestamp } from "@/lib/domain/formats/timestamp";
 import { insertEventRows, type EventRow } from "./event-rows";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
@@ -44,6 +45,8 @@ interface CachedRun {
   acc: RunAccumulator;
   format: SourceFormat;
   facts: RunFactFields | null;
+  /** Kept once the run had a late event: the next late batch replays from the last one before it. */
+  checkpoints: RunCheckpoints | null;
 }
 
 const MAX_CACHED_RUNS = 5000;
@@ -54,7 +57,9 @@ const MAX_CACHED_RUNS = 5000;
  * every new event at a constant cost; an accumulator is rebuilt from the
  * stored events when another writer touched the run meanwhile (its stored
  * event count differs) or when an event arrives older than the newest one
- * applied (a late event is placed where its ts says, and the run re-evaluated).
+ * applied (a late event is placed where its ts says, and the run re-evaluated:
+ * from the run's last checkpoint before the late batch's oldest event, so a
+ * buffered batch arriving late costs a replay of the run's tail, not of all of it).
  */
 export class IngestWriter {
   private readonly cache = new Map<string, CachedRun>();
@@ -62,6 +67,8 @@ export class IngestWriter {
   constructor(
     private readonly db: SqlDb,
     private readonly config?: Partial<DetectorConfig>,
+    /** Events between checkpoints of a run that had late events (tests use small values). */
+    private readonly checkpointEvery = CHECKPOINT_EVERY,
   ) {}
 
   /** Writes one batch in one transaction; returns the rejected lines it stored. */
@@ -111,6 +118,8 @@ export class IngestWriter {
       }
       const inserted = await insertEventRows(tx, rows);
       const rebuild = new Set<string>();
+      /** Per run, the oldest instant this batch stored: a rebuild restarts before it. */
+      const oldest = new Map<string, number>();
       const tsOf = new Map<string, number>();
       const fresh = new Map<string, ReturnType<RunAccumulator["findings"]>[number][]>();
       for (let i = 0; i < rows.length; i++) {
@@ -122,12 +131,14 @@ export class IngestWriter {
         const row = rows[i];
         counts.runsTouched.add(row.runId);
         const cached = this.cache.get(row.runId)!;
+        if (!(row.tsMs >= (oldest.get(row.runId) ?? Infinity))) oldest.set(row.runId, row.tsMs);
         if (rebuild.has(row.runId)) continue;
         if (row.tsMs < cached.acc.lastTsMs) {
           rebuild.add(row.runId);
           continue;
         }
         tsOf.set(row.eventId, row.tsMs);
+        cached.checkpoints?.beforeEvent(cached.acc, row.tsMs);
         const found = cached.acc.applyEvent(events[i], row.tsMs);
         const updated = cached.acc.updatedFindings();
         counts.findingsNew += found.length;
@@ -147,7 +158,8 @@ export class IngestWriter {
       for (const runId of rebuild) {
         const cached = this.cache.get(runId)!;
         const facts = cached.facts ? JSON.stringify(stripMarkdown(cached.facts)) : null;
-        cached.acc = await rebuildAccumulator(tx, runId, cached.format, facts, this.config);
+        cached.checkpoints ??= new RunCheckpoints(this.checkpointEvery);
+        cached.acc = await rebuildAccumulator(tx, runId, cached.format, facts, this.config, { checkpoints: cached.checkpoints, fromTsMs: oldest.get(runId) });
         resync.add(runId);
       }
       // A run rebuilt from its stored events (a late event, or a run another writer or other
@@ -213,7 +225,7 @@ export class IngestWriter {
       );
       if (created > 0) {
         counts.runsNew++;
-        this.cache.set(runId, { acc: new RunAccumulator(runId, format, this.config), format, facts: null });
+        this.cache.set(runId, { acc: new RunAccumulator(runId, format, this.config), format, facts: null, checkpoints: null });
         return false;
       }
       // Another writer created it meanwhile: wait for its row and start from what it stored.
@@ -228,8 +240,10 @@ export class IngestWriter {
     }
     const storedFormat = row.format as SourceFormat;
     const facts = row.facts ? (JSON.parse(row.facts) as RunFactFields) : null;
-    const acc = await rebuildAccumulator(tx, runId, storedFormat, row.facts, this.config);
-    this.cache.set(runId, { acc, format: storedFormat, facts });
+    // Events were stored unseen (another writer, a rolled-back batch): checkpoints are retaken along the replay.
+    const checkpoints = cached?.checkpoints ?? null;
+    const acc = await rebuildAccumulator(tx, runId, storedFormat, row.facts, this.config, checkpoints === null ? undefined : { checkpoints });
+    this.cache.set(runId, { acc, format: storedFormat, facts, checkpoints });
     return true;
   }
 

@@ -43,10 +43,32 @@ describe("detectFormat on other content", () => {
     expect(detectFormat("# Retrospectives Log\n\n## Run 2026-01-01T00:00:00Z (ID: r1)\n- **Goal**: x\n")).toBe("retrospectives");
   });
 
-  it("is binary for a NUL character, and for NUL bytes or invalid UTF-8", () => {
+  it("is binary when lines with NUL or control bytes outnumber text lines, or the text shows no format", () => {
     expect(detectFormat(`${protocolLine}\u0000`)).toBe("binary");
     expect(detectFormatFromBytes(new Uint8Array([0x7b, 0x00, 0x7d]))).toBe("binary");
-    expect(detectFormatFromBytes(new Uint8Array([0x23, 0x20, 0xc3, 0x28]))).toBe("binary");
+    expect(detectFormat(`hello\nworld \u0000\n`)).toBe("binary");
+    expect(detectFormat(`${protocolLine}\n\u0001\u0002\n\u0000\n`)).toBe("binary");
+    // A PNG's head: no line of it is text.
+    expect(detectFormatFromBytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]))).toBe("binary");
+    // Mostly invalid UTF-8 (but no control byte) is not text either.
+    expect(detectFormatFromBytes(new Uint8Array(Array.from({ length: 200 }, (_, i) => 0x80 + (i % 64))))).toBe("binary");
+  });
+
+  it("reads past a NUL line or a zero-filled block among JSON lines: those lines alone are bad", () => {
+    const nulLine = `{"id":"e2","runId":"r","ts":"2026-01-01T00:00:00Z","type":"x","note":"\u0000"}`;
+    expect(detectFormat(`${protocolLine}\n${nulLine}\n${protocolLine}\n`)).toBe("protocol");
+    const bytes = new TextEncoder().encode(`${protocolLine}\n${protocolLine}\n`);
+    const padded = new Uint8Array(bytes.length + 8192);
+    padded.set(bytes);
+    expect(detectFormatFromBytes(padded)).toBe("protocol");
+    const withNul = new TextEncoder().encode(`\u0000\u0000\n${protocolLine}\n${protocolLine}\n`);
+    expect(detectFormatFromBytes(withNul)).toBe("protocol");
+  });
+
+  it("reads invalid UTF-8 as U+FFFD: a Latin-1 report is still a report", () => {
+    const latin1 = Uint8Array.from(Buffer.from("# Run Report: r1\n\n- **Ticket**: caf\xe9 cr\xe8me\n", "latin1"));
+    expect(detectFormatFromBytes(latin1)).toBe("sdd-report");
+    expect(detectFormatFromBytes(new Uint8Array([0x23, 0x20, 0xc3, 0x28]))).toBe("unknown");
   });
 
   it("does not call a character cut at the end of the window invalid", () => {

@@ -43,21 +43,52 @@ const RETROSPECTIVE_HEADING = /^##\s+Run\s+.+?\s+\(ID:\s*[^)\s][^)]*\)/i;
 type JsonVote = "protocol" | "sdd-events" | "workflow-events" | "claude-code" | "codex" | "openhands";
 
 /**
- * The format of a source from its first text: `binary` for a NUL character,
- * `sdd-report` for a `# Run Report:` document, `retrospectives` for
- * `## Run <ts> (ID: <id>)` sections, else one of the JSON-lines formats by the
- * shape of its objects; a malformed line among the first ones is tolerated.
+ * Control characters that text hardly holds: the C0 controls other than tab,
+ * line breaks, form feed, backspace and escape (terminal logs use those). A
+ * line is binary when it holds a NUL, or when more than one character in ten
+ * is one of these.
+ */
+function isBinaryLine(line: string): boolean {
+  let controls = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c >= 0x20) continue;
+    if (c === 0) return true;
+    if (c < 0x08 || (c > 0x0d && c !== 0x1b)) controls++;
+  }
+  return controls * 10 > line.length;
+}
+
+/** A head in which more than this share of characters were invalid UTF-8 is not text. */
+const MAX_INVALID_UTF8_SHARE = 0.3;
+
+/**
+ * The format of a source from its first text: `sdd-report` for a
+ * `# Run Report:` document, `retrospectives` for `## Run <ts> (ID: <id>)`
+ * sections, else one of the JSON-lines formats by the shape of its objects; a
+ * malformed line among the first ones is tolerated. Lines of binary data (a
+ * NUL, or many control characters) are left out of the vote, and the parser
+ * rejects them each with its line number: the source is `binary` only when
+ * such lines outnumber the text lines, or the text lines show no format.
  *
  * @example detectFormat('{"type":"run.started","runId":"r","threadId":"t","timestamp":"…","payload":{}}') // "sdd-events"
  */
 export function detectFormat(firstText: string): DetectedFormat {
-  if (firstText.includes("\u0000")) return "binary";
   let text = firstText.length > DETECT_MAX_BYTES ? firstText.slice(0, DETECT_MAX_BYTES) : firstText;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const lines = listFirstLines(text);
+  const { lines, binaryLines } = listFirstLines(text);
+  if (binaryLines > lines.length) return "binary";
+  const format = detectTextFormat(lines);
+  return format === "unknown" && binaryLines > 0 ? "binary" : format;
+}
+
+function detectTextFormat(lines: string[]): DetectedFormat {
   if (lines.length === 0) return "unknown";
   if (lines[0].startsWith("[")) return "json-document";
-  if (!lines[0].startsWith("{")) return detectMarkdownFormat(lines);
+  if (!lines[0].startsWith("{")) {
+    const markdown = detectMarkdownFormat(lines);
+    return markdown === "unknown" ? detectJsonAfterJunk(lines) : markdown;
+  }
   const format = detectJsonFormat(lines);
   // No JSON-lines format: a JSON document (a pretty-printed `.traj` starts with a lone `{`), told apart once parsed.
   return format === "unknown" ? "json-document" : format;
@@ -65,32 +96,38 @@ export function detectFormat(firstText: string): DetectedFormat {
 
 /**
  * `detectFormat` over the first bytes of a source (at most `DETECT_MAX_BYTES`
- * are looked at): invalid UTF-8 or a NUL byte make it `binary`. A multi-byte
- * character cut at the end of `head` is not an error.
+ * are looked at). Invalid UTF-8 is read as U+FFFD, so a Latin-1 report or one
+ * bad line is still recognised (the parser names the lines); a head that is
+ * mostly invalid UTF-8 is `binary`. A multi-byte character cut at the end of
+ * `head` is not an error.
  */
 export function detectFormatFromBytes(head: Uint8Array): DetectedFormat {
   const window = head.length > DETECT_MAX_BYTES ? head.subarray(0, DETECT_MAX_BYTES) : head;
-  if (window.indexOf(0) !== -1) return "binary";
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(window, { stream: true });
-  } catch {
-    return "binary";
-  }
+  const text = new TextDecoder("utf-8").decode(window, { stream: true });
+  if (countReplacements(text) > text.length * MAX_INVALID_UTF8_SHARE) return "binary";
   return detectFormat(text);
 }
 
-function listFirstLines(text: string): string[] {
+function countReplacements(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\ufffd"); at !== -1; at = text.indexOf("\ufffd", at + 1)) count++;
+  return count;
+}
+
+/** The first non-blank lines, trimmed; those holding binary characters are only counted. */
+function listFirstLines(text: string): { lines: string[]; binaryLines: number } {
   const lines: string[] = [];
+  let binaryLines = 0;
   let start = 0;
-  while (start < text.length && lines.length < DETECT_MAX_LINES) {
+  while (start < text.length && lines.length + binaryLines < DETECT_MAX_LINES) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
     const line = text.slice(start, end).trim();
-    if (line !== "") lines.push(line);
+    if (isBinaryLine(line)) binaryLines++;
+    else if (line !== "") lines.push(line);
     start = end + 1;
   }
-  return lines;
+  return { lines, binaryLines };
 }
 
 function detectMarkdownFormat(lines: string[]): DetectedFormat {
@@ -120,6 +157,16 @@ function detectJsonFormat(lines: string[]): DetectedFormat {
     if (vote !== null) parsedVotes.add(vote);
   }
   return decide(parsedVotes.size > 0 ? parsedVotes : sniffedVotes);
+}
+
+/**
+ * JSON lines whose first line is junk (a line cut by log rotation, another
+ * program's output): read as JSON lines when most of the first lines are JSON
+ * objects of one format, so that the junk is one bad line and not the whole file.
+ */
+function detectJsonAfterJunk(lines: string[]): DetectedFormat {
+  const objects = lines.filter((line) => line.startsWith("{")).length;
+  return objects * 2 < lines.length ? "unknown" : detectJsonFormat(lines);
 }
 
 function decide(votes: Set<JsonVote>): DetectedFormat {

@@ -127,6 +127,18 @@ describe("splitLines", () => {
     ]);
   });
 
+  it("rejects a line holding a NUL byte, however the chunks cut it, and reads on", async () => {
+    const bytes = encoder.encode('{"a":1}\n{"b":"x\u0000y"}\n\u0000\u0000\u0000\r\n{"c":3}');
+    for (const size of [1, 3, 7, bytes.length]) {
+      expect(await collect(slice(bytes, size))).toEqual([
+        { line: 1, text: '{"a":1}', endOffset: 8 },
+        { line: 2, error: "line holds a NUL byte (byte 8 of the line): binary data, not text", endOffset: 20 },
+        { line: 3, error: "line holds a NUL byte (byte 1 of the line): binary data, not text", endOffset: 25 },
+        { line: 4, text: '{"c":3}', endOffset: 32 },
+      ]);
+    }
+  });
+
   it("has a sync variant for strings", () => {
     expect(splitLinesSync("x\r\n\ny")).toEqual([
       { line: 1, text: "x", endOffset: 3 },

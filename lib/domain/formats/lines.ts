@@ -3,7 +3,8 @@
  *
  * Rules (`shared/spec/detector.md`, "Exact readings"): lines are numbered from
  * 1, a trailing `\r` is dropped, blank lines are skipped (neither a line nor an
- * error) but still counted. Lines are split on the byte 0x0A before decoding:
+ * error) but still counted; a line that is not valid UTF-8 or holds a NUL byte
+ * is an error of its own. Lines are split on the byte 0x0A before decoding:
  * that byte never occurs inside a multi-byte UTF-8 sequence, so a character cut
  * by a chunk boundary is reassembled with its line and no streaming decoder
  * state is needed, and byte offsets stay exact.
@@ -155,6 +156,12 @@ export class LineSplitter {
     }
     const from = line === this.bomLine && hasBom(lineBytes) ? 3 : 0;
     if (from >= length) return;
+    // A NUL is never text (a crash's zero-filled block, binary pasted into a log): this line alone is refused.
+    const nul = lineBytes.subarray(0, length).indexOf(0, from);
+    if (nul !== -1) {
+      out.push({ line, error: `line holds a NUL byte (byte ${formatCount(nul - from + 1)} of the line): binary data, not text`, endOffset });
+      return;
+    }
     let text: string;
     try {
       text = this.decoder.decode(lineBytes.subarray(from, length));

@@ -89,6 +89,33 @@ describe("parseSource on bad input", () => {
     expect(await parseAll(new Uint8Array([0x7b, 0x00, 0x01, 0xff]))).toEqual([{ kind: "error", line: null, message: "binary file" }]);
   });
 
+  it("rejects a JSON line holding a NUL byte by its number and keeps the lines around it", async () => {
+    const lines = readBytes("protocol/clean-success.jsonl");
+    const text = new TextDecoder().decode(lines).trimEnd().split("\n");
+    const withNul = [text[0], text[1].replace('"node":"planner"', '"node":"plan\u0000ner"'), ...text.slice(2)].join("\n");
+    const nulAt = text[1].indexOf('"node":"planner"') + '"node":"plan'.length;
+    const items = await parseAll(`${"\u0000".repeat(5000)}\n${withNul}\n`, {}, [4096]);
+    expect(items.filter((i) => i.kind === "error")).toEqual([
+      { kind: "error", line: 1, message: "line holds a NUL byte (byte 1 of the line): binary data, not text", endOffset: 5001 },
+      { kind: "error", line: 3, message: `line holds a NUL byte (byte ${nulAt + 1} of the line): binary data, not text`, endOffset: expect.any(Number) },
+    ]);
+    expect(eventsOf(items).map((e) => e.line)).toEqual([2, ...Array.from({ length: text.length - 2 }, (_, i) => i + 4)]);
+  });
+
+  it("reads a report that is not valid UTF-8 with U+FFFD, naming each bad line", async () => {
+    const report = new TextDecoder().decode(readBytes(FIXTURE_FORMATS[3][0]));
+    const latin1 = Buffer.from(report.replace("**Stop Reason:** Tests green", "**Stop Reason:** Tests gr\u00fcn"), "latin1");
+    latin1[latin1.indexOf("**Ticket Status:**") + 2] = 0;
+    const items = await parseAll(new Uint8Array(latin1));
+    expect(items.filter((i) => i.kind === "error")).toEqual([
+      { kind: "error", line: 6, message: "line is not valid UTF-8: read with U+FFFD in place of the bad bytes", endOffset: latin1.length },
+      { kind: "error", line: 12, message: "line holds a NUL byte: read with U+FFFD in place of the bad bytes", endOffset: latin1.length },
+    ]);
+    expect(items.find((i) => i.kind === "run")).toMatchObject({ runId: "51a0c2d3-7e84-4b91-a6f5-3c2d1e0f9a8b", facts: { stopReason: "Tests gr\ufffdn; ticket closed" } });
+    expect(eventsOf(items).length).toBe(eventsOf(await parseAll(report)).length);
+    expect(JSON.stringify(items)).not.toContain("\\u0000");
+  });
+
   it("yields nothing for an empty or blank source", async () => {
     expect(await parseAll("")).toEqual([]);
     expect(await parseAll("\n \r\n\t\n")).toEqual([]);

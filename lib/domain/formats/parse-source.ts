@@ -4,11 +4,12 @@
  * by line; markdown documents are collected (up to a cap) and parsed whole.
  */
 import type { SourceFormat } from "../protocol/types";
-import type { ParsedEvent, ParseItem } from "./types";
-import { DETECT_MAX_BYTES, detectFormatFromBytes, type DetectedFormat } from "./detect-format";
+import type { ParsedEvent, ParseError, ParseItem } from "./types";
+import { DETECT_MAX_BYTES, DETECT_MAX_LINES, detectFormatFromBytes, type DetectedFormat } from "./detect-format";
 import { formatByteLimit } from "./json-line";
 import { createProtocolMapper, type LineMapper } from "./line-mapper";
 import { LineSplitter, splitLinesSync, type LineItem } from "./lines";
+import { listNonTextLines } from "./non-text-lines";
 import { parseProtocolLine } from "./protocol";
 import { parseRetrospectives } from "./retrospectives";
 import { createSddEventsMapper } from "./sdd-events";
@@ -67,8 +68,6 @@ export const UNSUPPORTED_FORMAT_MESSAGE =
 /** Formats only ever read from a JSON document (a forced one is read as such; OpenHands has both forms). */
 const JSON_ONLY_FORMATS: ReadonlySet<string> = new Set(["swe-agent", "mini-swe-agent", "otel-genai"]);
 
-/** Lines looked at for detection: more than `DETECT_MAX_LINES`, to get past blank lines. */
-const DETECT_HEAD_NEWLINES = 64;
 
 /**
  * Parses one source, detecting its format from its first bytes unless given.
@@ -96,11 +95,13 @@ export async function* parseSource(
     let head: Uint8Array[] = [];
     let exhausted = false;
     if (format === undefined) {
-      ({ head, exhausted } = await readHead(iterator));
+      let windowSize: number;
+      ({ head, exhausted, windowSize } = await readHead(iterator));
       const headBytes = concatBytes(head);
       const contentStart = findContentStart(headBytes);
       if (contentStart === -1 && exhausted) return;
-      format = contentStart === -1 ? "unknown" : detectFormatFromBytes(headBytes.subarray(contentStart));
+      // The window, not the whole head: what detection sees must not depend on how the source was cut into chunks.
+      format = contentStart === -1 ? "unknown" : detectFormatFromBytes(headBytes.subarray(contentStart, contentStart + windowSize));
     }
     // A JSON document's format is known once it is parsed: it is reported then.
     if (format !== "json-document" && !JSON_ONLY_FORMATS.has(format)) opts.onFormat?.(format);
@@ -209,6 +210,7 @@ async function* parseDocument(
     format === "sdd-report" ? parseSddReport(read.text) :
     format === "retrospectives" ? parseRetrospectives(read.text) :
     parseAiderHistory({ text: read.text, sourceKey: opts.sourceKey });
+  for (const problem of read.problems) yield Object.assign(problem, { endOffset: read.endOffset });
   for (const item of items) yield Object.assign(item, { endOffset: read.endOffset });
 }
 
@@ -221,6 +223,7 @@ async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts:
     return;
   }
   const key = opts.sourceFolder !== undefined && opts.sourceFolder !== "" ? `${opts.sourceFolder}/${opts.sourceKey}` : opts.sourceKey;
+  for (const problem of read.problems) yield Object.assign(problem, { endOffset: read.endOffset });
   const parsed = parseJsonDocument(read.text, key, opts.sourceModifiedMs);
   opts.onFormat?.(parsed.ok ? parsed.format : "unknown");
   if (!parsed.ok) {
@@ -230,11 +233,16 @@ async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts:
   for (const item of parsed.items) yield Object.assign(item, { endOffset: read.endOffset });
 }
 
-/** A document's text (BOM removed) and the offset after it, or why it was not read. */
+/**
+ * A document's text (BOM removed), the offset after it and an error for each
+ * line that is not text (invalid UTF-8, a NUL byte): such a line is read with
+ * U+FFFD in place of its bad bytes, so the rest of the document still counts
+ * and no NUL reaches the database. Or why the document was not read.
+ */
 async function readDocument(
   chunks: AsyncIterable<Uint8Array | string>,
   opts: ParseSourceOptions,
-): Promise<{ text: string; endOffset: number } | string> {
+): Promise<{ text: string; endOffset: number; problems: ParseError[] } | string> {
   const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -245,38 +253,67 @@ async function readDocument(
     if (size > limit) return `document is over the ${formatByteLimit(limit)} limit`;
     parts.push(bytes);
   }
-  let text = new TextDecoder("utf-8").decode(concatBytes(parts));
+  const bytes = concatBytes(parts);
+  const problems = listNonTextLines(bytes);
+  let text = new TextDecoder("utf-8").decode(bytes);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { text, endOffset: (opts.startOffset ?? 0) + size };
+  if (problems.length > 0) text = text.replaceAll("\u0000", "\ufffd");
+  return { text, endOffset: (opts.startOffset ?? 0) + size, problems };
 }
 
 /** Reads the first chunks of a source, enough for detection. */
 async function readHead(
   iterator: AsyncIterator<Uint8Array | string>,
-): Promise<{ head: Uint8Array[]; exhausted: boolean }> {
+): Promise<{ head: Uint8Array[]; exhausted: boolean; windowSize: number }> {
   const encoder = new TextEncoder();
   const head: Uint8Array[] = [];
+  const window = new DetectionWindow();
   let bytes = 0;
-  let newlines = 0;
   // Leading blank lines do not count: detection needs content (up to a document's cap).
   let blankBytes = 0;
-  const enough = () => {
-    if (blankBytes === bytes) return bytes >= MAX_DOCUMENT_BYTES;
-    return bytes - blankBytes >= DETECT_MAX_BYTES || newlines >= DETECT_HEAD_NEWLINES;
-  };
+  const enough = () => (blankBytes === bytes ? bytes >= MAX_DOCUMENT_BYTES : window.complete);
   while (!enough()) {
     const next = await iterator.next();
-    if (next.done === true) return { head, exhausted: true };
+    if (next.done === true) return { head, exhausted: true, windowSize: window.size };
     const chunk = typeof next.value === "string" ? encoder.encode(next.value) : next.value;
     head.push(chunk);
+    let from = 0;
     if (blankBytes === bytes) {
       const start = findContentStart(chunk);
       blankBytes += start === -1 ? chunk.length : start;
+      from = start === -1 ? chunk.length : start;
     }
     bytes += chunk.length;
-    if (blankBytes < bytes) newlines += countNewlines(chunk, DETECT_HEAD_NEWLINES - newlines);
+    window.take(chunk, from);
   }
-  return { head, exhausted: false };
+  return { head, exhausted: false, windowSize: window.size };
+}
+
+/**
+ * The bytes detection looks at, from the first content byte: up to the end of
+ * the `DETECT_MAX_LINES`th line that is not blank, at most `DETECT_MAX_BYTES`.
+ * Counting lines with content (not line breaks) lets detection see past a run
+ * of blank lines after a stray first line.
+ */
+class DetectionWindow {
+  size = 0;
+  complete = false;
+  private lines = 0;
+  private content = false;
+
+  take(chunk: Uint8Array, from: number): void {
+    for (let i = from; i < chunk.length && !this.complete; i++) {
+      const b = chunk[i];
+      this.size++;
+      if (b === 10) {
+        if (this.content && ++this.lines === DETECT_MAX_LINES) this.complete = true;
+        this.content = false;
+      } else if (!this.content && b !== 32 && (b < 9 || b > 13)) {
+        this.content = true;
+      }
+      if (this.size >= DETECT_MAX_BYTES) this.complete = true;
+    }
+  }
 }
 
 /** The chunks already read for detection, then the rest of the source. */
@@ -310,10 +347,4 @@ function findContentStart(bytes: Uint8Array): number {
     if (b !== 32 && b !== 9 && b !== 10 && b !== 13) return i;
   }
   return -1;
-}
-
-function countNewlines(chunk: Uint8Array, max: number): number {
-  let count = 0;
-  for (let at = chunk.indexOf(10); at !== -1 && count < max; at = chunk.indexOf(10, at + 1)) count++;
-  return count;
 }

@@ -1,3 +1,4 @@
+import cloneDeep from "lodash/cloneDeep";
 import type { LoopEvent, SourceFormat } from "../protocol/types";
 import type { RunFactFields } from "../formats/types";
 import { RunDetector, type DetectorConfig, type Finding } from "../detector";
@@ -76,6 +77,7 @@ export class RunAccumulator {
   private factTokens = 0;
   private eventTokens = 0;
   private lastTs = -Infinity;
+  private factsApplied = false;
 
   constructor(runId: string, format: SourceFormat, config?: Partial<DetectorConfig>) {
     this.runId = runId;
@@ -91,6 +93,24 @@ export class RunAccumulator {
   /** The ts instant of the last event applied: a later event older than this needs a rebuild. */
   get lastTsMs(): number {
     return this.lastTs;
+  }
+
+  /** Events applied so far. */
+  get eventCount(): number {
+    return this.s.eventCount;
+  }
+
+  /** Whether report facts were merged in: such a state is no longer a function of the events alone. */
+  get hasFacts(): boolean {
+    return this.factsApplied;
+  }
+
+  /**
+   * An independent deep copy (detector state, graph totals, findings): a
+   * checkpoint that a late event can restart from instead of replaying the run.
+   */
+  snapshot(): RunAccumulator {
+    return cloneDeep(this);
   }
 
   /** Applies the next event of the run; returns the detector findings it triggered. */
@@ -194,6 +214,7 @@ export class RunAccumulator {
 
   /** Merges facts a report states about the run (SDD run reports, retrospectives). */
   applyFacts(facts: RunFactFields): void {
+    this.factsApplied = true;
     const s = this.s;
     s.title = facts.title ?? s.title;
     s.ticketId = facts.ticketId ?? s.ticketId;
