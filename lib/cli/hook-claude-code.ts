@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createLoopscopeClient, LoopscopeClientError, type LoopscopeClient, type RunControlState } from "@/lib/client";
 import { DETECTOR_PRESETS, detectRun } from "@/lib/domain/detector";
@@ -96,10 +96,25 @@ async function readSessionEvents(input: HookInput): Promise<LoopEvent[]> {
     (input.event === "SubagentStop" && (path === input.agentTranscriptPath || (input.agentId !== null && basename(path) === `agent-${input.agentId}.jsonl`)));
   const events: LoopEvent[] = [];
   for (const path of files) {
-    const text = await readFile(path, "utf8").catch(() => null);
+    const text = await readTranscript(path);
     if (text !== null) events.push(...mapTranscriptEvents(text, { final: finished(path) }).events);
   }
   return events;
+}
+
+/** The most of a transcript the hook reads on each call (a session's file is megabytes, not gigabytes). */
+const MAX_TRANSCRIPT_BYTES = 256 << 20;
+
+/**
+ * A transcript's text, or null when the path is not a regular `.jsonl` file
+ * of sane size: the path comes from the hook's input, and a FIFO or a device
+ * would block or fill memory past the hook's deadline.
+ */
+async function readTranscript(path: string): Promise<string | null> {
+  if (!path.endsWith(".jsonl")) return null;
+  const info = await stat(path).catch(() => null);
+  if (info === null || !info.isFile() || info.size > MAX_TRANSCRIPT_BYTES) return null;
+  return readFile(path, "utf8").catch(() => null);
 }
 
 function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {

@@ -98,7 +98,8 @@ async function readSettings(path: string): Promise<unknown> {
 async function writeSettings(path: string, settings: Record<string, unknown>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(settings, null, 2)}\n`);
+  // The file holds an API key: readable by its owner only.
+  await writeFile(tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
   await rename(tmp, path);
 }
 

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { lstat, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -18,9 +18,14 @@ export interface HookState {
 /** The environment the hook commands read (process.env, or a test's own). */
 export type HookEnv = Readonly<Record<string, string | undefined>>;
 
-/** Where the state files live: `LOOPSCOPE_HOOK_STATE_DIR`, else `<tmp>/loopscope-hook`. */
+/**
+ * Where the state files live: `LOOPSCOPE_HOOK_STATE_DIR`, else a folder of
+ * this user's own under the temp dir (`loopscope-hook-<uid>`, mode 0700): in
+ * a shared /tmp, another user must not be able to plant or redirect them.
+ */
 export function hookStateDir(env: HookEnv): string {
-  return env.LOOPSCOPE_HOOK_STATE_DIR || join(tmpdir(), "loopscope-hook");
+  const uid = typeof process.getuid === "function" ? process.getuid() : "user";
+  return env.LOOPSCOPE_HOOK_STATE_DIR || join(tmpdir(), `loopscope-hook-${uid}`);
 }
 
 /** One file per server and session. */
@@ -40,8 +45,16 @@ export async function readHookState(path: string): Promise<HookState> {
 
 /** Written whole to a temporary file and renamed: a reader never sees half a file. */
 export async function writeHookState(path: string, state: HookState): Promise<void> {
-  await mkdir(join(path, ".."), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify({ v: 1, sent: [...state.sent], applied: [...state.applied] }));
+  const dir = join(path, "..");
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // Refuse a folder someone else owns or can write to (it may hold planted files or links).
+  const info = await lstat(dir);
+  const uid = typeof process.getuid === "function" ? process.getuid() : info.uid;
+  if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o022) !== 0) {
+    throw new Error(`the hook's state folder ${dir} is not this user's own (owner ${info.uid}, mode ${(info.mode & 0o777).toString(8)})`);
+  }
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  // `wx`: never follow or overwrite a file that is already there.
+  await writeFile(tmp, JSON.stringify({ v: 1, sent: [...state.sent], applied: [...state.applied] }), { flag: "wx", mode: 0o600 });
   await rename(tmp, path);
 }

@@ -70,6 +70,15 @@ function redactFindingEvidence(evidence: unknown): unknown {
   return out;
 }
 
+/**
+ * The run as every share page shows it: a finding says the line or record it
+ * fired at, not the file or API key it came through (names of the team's
+ * files and keys stay inside the team).
+ */
+export function withoutSourceNames(run: RunDetail): RunDetail {
+  return { ...run, findings: run.findings.map((f) => (f.at === null ? f : { ...f, at: { ...f.at, source: null } })) };
+}
+
 /** The run as a redacted share page shows it: stop reason, report code, finding and loop evidence texts withheld. */
 export function redactRunDetail(run: RunDetail): RunDetail {
   return {

@@ -5,7 +5,7 @@ import { getDecisionPanelData } from "@/lib/db/decisions";
 import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
 import { openShare } from "@/lib/auth/share-access";
 import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
-import { redactRunDetail, redactTimelineEvent } from "@/lib/format/share-redaction";
+import { redactRunDetail, redactTimelineEvent, withoutSourceNames } from "@/lib/format/share-redaction";
 import { formatInstant } from "@/lib/format/values";
 import { BrandMark } from "@/components/layout/app-header";
 import { RunHeader } from "@/components/run/run-header";
@@ -39,7 +39,7 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
   if (grant === null || grant === "throttled") notFound();
   const stored = await getRunDetail(grant.runId);
   if (!stored) notFound();
-  const run = grant.redact ? redactRunDetail(stored) : stored;
+  const run = withoutSourceNames(grant.redact ? redactRunDetail(stored) : stored);
   const [first, facets, decisionPanel] = await Promise.all([
     listRunEvents(run.id, { filter: { types: [], nodes: [] }, limit: TIMELINE_PAGE_SIZE }),
     listRunEventFacets(run.id),

@@ -94,7 +94,7 @@ function findFileName(lines: readonly SourceLine[], at: number, floor: number): 
 /** A file-name line as Aider strips it: `### path:`, `` `path` `` and `**path**` name `path`. */
 function readFileName(text: string): string | undefined {
   if (text === "" || text === "...") return undefined;
-  const path = text.replace(/:$/, "").replace(/^#+/, "").trim().replace(/^`+|`+$/g, "").replace(/^\*+|\*+$/g, "").trim();
+  const path = stripRuns(stripRuns(text.replace(/:$/, "").replace(/^#+/, "").trim(), "`"), "*").trim();
   return path === "" ? undefined : path;
 }
 
@@ -135,7 +135,7 @@ export interface FailedBlock {
   raw: string;
 }
 
-const FAILED_BLOCK = /^## (\w+): This SEARCH block failed to exactly match lines in (.+?)\s*$/;
+const FAILED_BLOCK = /^## (\w+): This SEARCH block failed to exactly match lines in (\S(?:.*\S)?)/;
 
 /**
  * Splits the text after a `# N SEARCH/REPLACE blocks failed to match!` banner
@@ -183,4 +183,13 @@ export function isSameBlock(block: EditBlock, failed: FailedBlock): boolean {
 /** Paths as a reply and Aider's output write them: equal, or one a suffix of the other at a `/`. */
 export function isSamePath(a: string, b: string): boolean {
   return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}
+
+/** The text without runs of `char` at either end (a loop: `/x+$/` backtracks on long runs inside the text). */
+function stripRuns(text: string, char: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === char) start++;
+  while (end > start && text[end - 1] === char) end--;
+  return text.slice(start, end);
 }

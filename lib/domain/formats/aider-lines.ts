@@ -127,7 +127,7 @@ function trackReply(reply: ReplyState, text: string): void {
 
 /** A user line's text: `#### ` and Aider's line break removed. */
 function readUserText(text: string): string {
-  return text.replace(/^####\s?/, "").replace(/\s+$/, "");
+  return text.replace(/^####\s?/, "").trimEnd();
 }
 
 /**

@@ -70,12 +70,13 @@ export function readCommit(text: string): { sha: string; message: string } | nul
  */
 export function readAnswer(text: string, question: RegExp): "yes" | "no" | "other" | null {
   if (!question.test(text)) return null;
-  const answer = /[?:\]]\s*(\S+)\s*$/.exec(text)?.[1]?.toLowerCase() ?? "";
+  // The answer ends the line: only its tail is searched (the pattern backtracks on long runs).
+  const answer = /[?:\]]\s*(\S+)\s*$/.exec(text.trimEnd().slice(-200))?.[1]?.toLowerCase() ?? "";
   return answer.startsWith("y") || answer.startsWith("a") ? "yes" : answer.startsWith("n") ? "no" : "other";
 }
 
 /** Aider applied a reply's edits to a file. */
-export const APPLIED = /^Applied edit to (.+?)\s*$/;
+export const APPLIED = /^Applied edit to (\S(?:.*\S)?)/;
 export const LINT_QUESTION = /^(?:Attempt to fix lint errors\?|Fix lint errors in )/;
 export const TEST_QUESTION = /^Attempt to fix test errors\?/;
 export const ADD_FILE_QUESTION = /^Add (?:file|these files) to the chat\?/;

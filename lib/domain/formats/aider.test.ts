@@ -340,3 +340,22 @@ describe("Aider chat histories: sessions and odd input", () => {
     );
   });
 });
+
+describe("Aider: long lines", () => {
+  it("reads 200,000-character runs of spaces, question marks and backticks in linear time (no backtracking blow-up)", () => {
+    const n = 200_000;
+    const text = [
+      "# aider chat started at 2025-01-01 10:00:00", "",
+      `#### fix it${" ".repeat(n)}x`, "",
+      "reply", "",
+      `> Applied edit to a${" ".repeat(n)}x`,
+      `> Add file to the chat? ${"?".repeat(n)} a b`, "",
+      `### ${"`".repeat(n)}x`, "",
+    ].join("\n");
+    const started = performance.now();
+    const items = parseAiderHistory({ text, sourceKey: "long.md" });
+    // Linear: a few milliseconds; the quadratic patterns this replaced took minutes.
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(items.some((item) => item.kind === "event")).toBe(true);
+  });
+});

@@ -195,11 +195,21 @@ function findTaskMessage(history: unknown): Record<string, unknown> | undefined 
   return undefined;
 }
 
-const ISSUE = /ISSUE:\n([\s\S]*?)(?:\n+INSTRUCTIONS:|$)/;
+/** The issue text of a SWE-agent task message: after `ISSUE:`, up to `INSTRUCTIONS:` (found by index: a lazy pattern backtracks on long runs of newlines). */
+function readIssueText(text: string): string | undefined {
+  const start = text.indexOf("ISSUE:\n");
+  if (start === -1) return undefined;
+  const body = text.slice(start + "ISSUE:\n".length);
+  const end = body.indexOf("INSTRUCTIONS:");
+  if (end === -1) return body;
+  let cut = end;
+  while (cut > 0 && body[cut - 1] === "\n") cut--;
+  return body.slice(0, cut);
+}
 
 function readIssueTitle(task: Record<string, unknown> | undefined, replayConfig: unknown): string | undefined {
   const text = task === undefined ? "" : readContentText(task.content);
-  const issue = ISSUE.exec(text)?.[1] ?? readString(readObject(readObjectOrJson(replayConfig).problem_statement).text) ?? text;
+  const issue = readIssueText(text) ?? readString(readObject(readObjectOrJson(replayConfig).problem_statement).text) ?? text;
   return issue.trim() === "" ? undefined : cutTitle(issue);
 }
 
