@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createSqliteTestDb, type TestDatabase } from "./testing/test-databases";
@@ -158,6 +158,11 @@ describe("backup of a live SQLite database", () => {
     expect(checkBackup(file)).toBe(PER_RUN);
     expect(existsSync(`${file}.partial-${process.pid}`)).toBe(false);
     await expect(backupSqlite(t.config, dbFile, { force: true })).rejects.toThrow(/the database itself/);
+    // Nor its journal files, nor the database by another name (a symbolic link).
+    await expect(backupSqlite(t.config, `${dbFile}-wal`, { force: true })).rejects.toThrow(/the database itself/);
+    const link = join(dir, "alias.db");
+    symlinkSync(dbFile, link);
+    await expect(backupSqlite(t.config, link, { force: true })).rejects.toThrow(/the database itself/);
 
     const saved = process.env.DATABASE_URL;
     const errors: string[] = [];

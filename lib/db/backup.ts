@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
-import { existsSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import type { DbConfig } from "./config";
 
 export class BackupError extends Error {}
@@ -27,8 +27,8 @@ export interface BackupResult {
 export async function backupSqlite(config: DbConfig, target: string, opts: { force?: boolean } = {}): Promise<BackupResult> {
   if (config.kind !== "sqlite") throw new BackupError("online backup is for SQLite databases");
   const file = resolve(target);
-  if (file === resolve(config.file)) throw new BackupError(`${file} is the database itself`);
   if (!existsSync(config.file)) throw new BackupError(`no database at ${config.file} (DATABASE_URL)`);
+  if (isDatabaseFile(file, config.file)) throw new BackupError(`${file} is the database itself, or one of its journal files`);
   if (existsSync(file) && !opts.force) throw new BackupError(`${file} exists; pass --force to overwrite it`);
   if (!existsSync(dirname(file))) throw new BackupError(`folder ${dirname(file)} does not exist`);
   const partial = `${file}.partial-${process.pid}`;
@@ -45,6 +45,26 @@ export async function backupSqlite(config: DbConfig, target: string, opts: { for
   } finally {
     source.close();
   }
+}
+
+/**
+ * True when `file` is the live database or its WAL, shared-memory or journal
+ * file, by real path and by inode (a link or another spelling of the path
+ * would otherwise let a forced backup be renamed over it).
+ */
+function isDatabaseFile(file: string, database: string): boolean {
+  const live = realpathSync(database);
+  const names = [live, `${live}-wal`, `${live}-shm`, `${live}-journal`];
+  const folder = dirname(file);
+  const target = existsSync(file) ? realpathSync(file) : existsSync(folder) ? resolve(realpathSync(folder), basename(file)) : file;
+  if (names.includes(target)) return true;
+  if (!existsSync(file)) return false;
+  const a = statSync(file);
+  return names.some((name) => {
+    if (!existsSync(name)) return false;
+    const b = statSync(name);
+    return a.dev === b.dev && a.ino === b.ino;
+  });
 }
 
 function quickCheck(file: string): string {
