@@ -3,22 +3,11 @@
  * and that it must stop and wait for a person.
  */
 import { explainFinding } from "../graph/explain-finding";
+import type { ControlHalt } from "../../client/types";
 import type { LoopEvent } from "../protocol/types";
 
-/** The halt a run waits on, as far as the hook knows it. */
-export interface HaltDetails {
-  /** `detector`, `runtime` or `pause` (from the halt key). */
-  source: string;
-  haltReason: string | null;
-  signal: string | null;
-  node: string | null;
-  edge: string | null;
-  count: number | null;
-  limit: number | null;
-  atEventId: string | null;
-  /** The finding's evidence (`FindingEvidence`), when known. */
-  evidence: unknown;
-}
+/** The halt a run waits on, as far as the hook knows it: the control state's `halt`, or what its key says. */
+export type HaltDetails = ControlHalt;
 
 /**
  * Reads a halt key of the control API: `detector:<signal>|<node>|<edge>|<taskId>|<loopType>|<atEventId>`,

@@ -9,7 +9,7 @@ import type { ParseItem } from "./types";
 import { toParseItem } from "./parsed-event";
 import { formatIsoTimestamp } from "./timestamp";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
-import { MAIN_NODE } from "./claude-code-session";
+import { MAIN_NODE } from "./agent-budgets";
 import { parseTestOutput } from "./test-output";
 import { buildVerifyEvent } from "./verify-result";
 import { formatEditPatch, isSameBlock, isSamePath, type EditBlock, type FailedBlock } from "./aider-edits";

@@ -5,7 +5,7 @@
  */
 import type { ParseItem } from "./types";
 import { cutTitle } from "./claude-code-records";
-import { MAIN_NODE, SESSION_BUDGETS } from "./claude-code-session";
+import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import type { AiderBlock, SourceLine, ToolEntry } from "./aider-lines";
 import { listEditBlocks, listFailedBlocks, type EditBlock, type FailedBlock } from "./aider-edits";
 import { emitCommand, emitEditOutcomes, emitFailedEdit, emitUserCommand, EventSink, SessionClock, type UserCommand } from "./aider-events";

@@ -19,25 +19,7 @@ import {
 } from "./claude-code-records";
 import { buildToolEvents, type PendingToolCall } from "./claude-code-tools";
 
-/**
- * The budgets a Claude Code session runs under. Here a `node.completed` is one
- * model call, and a healthy session makes hundreds: the defaults meant for
- * small agent graphs (6 turns per node, 100 steps) would halt nearly every
- * session. Loops in a session are what the no-progress signals find
- * (repeated and recurring failures, identical outputs, repeated tool calls,
- * oscillation, edits undone); these budgets only stop a session that runs away.
- */
-export const SESSION_BUDGETS = {
-  maxTurnsPerNode: 2000,
-  maxSteps: 5000,
-  // The two signals made for real transcripts (off for the protocol): a
-  // failure that comes back between other attempts, and edits undone.
-  recurring_failure: 3,
-  edit_undo: 3,
-} as const;
-
-/** The node of the main agent. */
-export const MAIN_NODE = "main";
+import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 
 /** A record of the session whose envelope was read. */
 export interface ClaudeRecord {

@@ -7,7 +7,7 @@ import type { ParseItem } from "./types";
 import { readObject, readString } from "./foreign-envelope";
 import { toParseItem } from "./parsed-event";
 import { cutTitle } from "./claude-code-records";
-import { MAIN_NODE, SESSION_BUDGETS } from "./claude-code-session";
+import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import { readArguments, readContentText, readPromptText, readTokenCount, requireStrings, type CallTokens } from "./codex-records";
 import { CodexTools, readExecEnd, type RecordOrigin, type ToolEvent } from "./codex-tools";
 

@@ -71,23 +71,6 @@ export function valueExceedsDepth(value: unknown, max: number): boolean {
 export const MAX_JSON_DEPTH = 200;
 const DEPTH_SCAN_MIN_CHARS = 2 * MAX_JSON_DEPTH;
 
-/** True when brackets outside strings nest deeper than `max` in `text`. */
-export function exceedsJsonDepth(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > max) return true;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
-}
-
 /** True for a non-null, non-array object (what a JSON object parses to). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

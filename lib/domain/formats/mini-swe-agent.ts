@@ -8,7 +8,7 @@ import type { DocumentSource, JsonDocumentFormat } from "./document-format";
 import type { ParseItem, RunFactFields } from "./types";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
 import { cutTitle, readContentText } from "./claude-code-records";
-import { MAIN_NODE } from "./claude-code-session";
+import { MAIN_NODE } from "./agent-budgets";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { describeJsonType, isJsonObject } from "./json-line";
 import { mustBe } from "./protocol-fields";

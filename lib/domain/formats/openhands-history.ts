@@ -6,7 +6,7 @@
 import type { ParseItem } from "./types";
 import { toParseItem } from "./parsed-event";
 import { cutTitle } from "./claude-code-records";
-import { MAIN_NODE, SESSION_BUDGETS } from "./claude-code-session";
+import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import {
   describeSourceType,
   isAgentStep,

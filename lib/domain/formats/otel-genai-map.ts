@@ -7,7 +7,7 @@
 import type { SourceFormat } from "../protocol/types";
 import type { ParseItem } from "./types";
 import { toParseItem } from "./parsed-event";
-import { SESSION_BUDGETS, MAIN_NODE } from "./claude-code-session";
+import { SESSION_BUDGETS, MAIN_NODE } from "./agent-budgets";
 import { cutTitle } from "./claude-code-records";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
 import { isJsonObject } from "./json-line";

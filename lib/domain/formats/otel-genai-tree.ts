@@ -6,7 +6,7 @@
  * the innermost agent span whose time range contains it.
  */
 import { readNodeId } from "./foreign-envelope";
-import { MAIN_NODE } from "./claude-code-session";
+import { MAIN_NODE } from "./agent-budgets";
 import { readOperation, readText, type GenAiOperation } from "./otel-genai-attributes";
 import type { GenAiSpan } from "./otel-genai-span";
 

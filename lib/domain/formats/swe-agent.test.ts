@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ParsedEvent, ParseItem } from "./types";
 import { hashToolOutput } from "./claude-code-commands";
-import { SESSION_BUDGETS } from "./claude-code-session";
+import { SESSION_BUDGETS } from "./agent-budgets";
 import { MINI_SWE_AGENT_TRAJ } from "./mini-swe-agent";
 import { mapSweAgentExit, SWE_AGENT_TRAJ } from "./swe-agent";
 

@@ -9,7 +9,7 @@ import type { JsonDocumentFormat, DocumentSource } from "./document-format";
 import type { ParseItem, RunFactFields } from "./types";
 import { isVerifyCommand, hashToolOutput } from "./claude-code-commands";
 import { cutTitle, readContentText } from "./claude-code-records";
-import { MAIN_NODE, SESSION_BUDGETS } from "./claude-code-session";
+import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { describeJsonType, isJsonObject } from "./json-line";
 import { toParseItem } from "./parsed-event";
