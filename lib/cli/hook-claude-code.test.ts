@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -169,11 +170,22 @@ describe.each(kinds)("the Claude Code hook against a real server (%s)", (kind) =
     const replay = new TranscriptReplay(SPOTTER, join(dir, "down"), "ae4a77f8-aedd-4bc1-888f-00000000000f");
     replay.writeThrough(replay.pairs[3].resultLine - 1);
     const input = JSON.stringify(replay.input("PreToolUse", replay.pairs[3]));
-    const began = Date.now();
-    const down = await runClaudeCodeHook(input, { ...env, LOOPSCOPE_URL: "http://127.0.0.1:9", LOOPSCOPE_HOOK_TIMEOUT_MS: "700" });
-    expect(Date.now() - began).toBeLessThan(3000);
+    // Nothing listens on a port just freed: the call gives up after a retry, not at its deadline, and says why.
+    const port = await freedPort();
+    let tries = 0;
+    const counting: typeof fetch = (resource, init) => (tries++, fetch(resource, init));
+    const downEnv = { ...env, LOOPSCOPE_URL: `http://127.0.0.1:${port}`, LOOPSCOPE_HOOK_TIMEOUT_MS: "60000" };
+    const down = await runClaudeCodeHook(input, downEnv, counting);
     expect(down.exitCode).toBe(0);
-    expect(JSON.parse(down.stdout)).toEqual({ systemMessage: "Loopscope (http://127.0.0.1:9) did not answer within 0.7 s: this tool call goes on unchecked." });
+    expect(JSON.parse(down.stdout)).toEqual({ systemMessage: `Loopscope (http://127.0.0.1:${port}) could not be reached (connect ECONNREFUSED 127.0.0.1:${port}): this tool call goes on unchecked.` });
+    expect(tries).toBe(2);
+    // The session's next calls go on without trying, for a while, and say until when.
+    const paused = await runClaudeCodeHook(input, downEnv, counting);
+    expect(tries).toBe(2);
+    expect(JSON.parse(paused.stdout).systemMessage).toMatch(/^Loopscope \(http:\/\/127\.0\.0\.1:\d+\) could not be reached a moment ago; the hook tries again after \d\d:\d\d:\d\d: this tool call goes on unchecked\.$/);
+    const slow = await runClaudeCodeHook(input, { ...env, LOOPSCOPE_HOOK_TIMEOUT_MS: "700" }, (resource, init) =>
+      new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(new Error("aborted")))));
+    expect(JSON.parse(slow.stdout).systemMessage).toContain("did not answer within 0.7 s: this tool call goes on unchecked.");
     const refused = await runClaudeCodeHook(input, { ...env, LOOPSCOPE_KEY: "lsk_not_a_key" });
     expect(JSON.parse(refused.stdout).systemMessage).toMatch(/refused the hook's key \(401 /);
     const unset = await runClaudeCodeHook(input, {});
@@ -181,3 +193,12 @@ describe.each(kinds)("the Claude Code hook against a real server (%s)", (kind) =
     expect(await runClaudeCodeHook("not json", env)).toMatchObject({ exitCode: 1, stdout: "" });
   });
 });
+
+/** A port nothing listens on: taken from the system, then given back. */
+async function freedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

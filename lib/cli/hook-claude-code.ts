@@ -22,6 +22,16 @@ export const DEFAULT_HOOK_DEADLINE_MS = 5000;
 /** Events per request, each remembered once stored: a long backlog (a session that had no hook yet) moves on even when the deadline cuts it. */
 const SEND_BATCH = 200;
 
+/**
+ * Network failures (refused, reset, unknown host) one call takes before it
+ * stops trying: a restarting server gets a retry, a server that is down costs
+ * a round trip, not the whole deadline.
+ */
+const NETWORK_FAILURES_TOLERATED = 2;
+
+/** After Loopscope could not be reached or did not answer, the session's hook calls go on unchecked without trying, for this long. */
+export const UNREACHABLE_PAUSE_MS = 30_000;
+
 class DeadlineError extends Error {}
 
 /**
@@ -47,19 +57,34 @@ export async function runClaudeCodeHook(stdin: string, env: HookEnv, fetchImpl: 
 
   const ms = Number(env.LOOPSCOPE_HOOK_TIMEOUT_MS);
   const deadlineMs = Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : DEFAULT_HOOK_DEADLINE_MS;
+  const what = input.event === "PreToolUse" ? "this tool call goes on unchecked" : "this step goes on unchecked";
+  const statePath = hookStatePath(hookStateDir(env), url, input.sessionId);
+  const state = await readHookState(statePath);
+  const keepState = () => writeHookState(statePath, state).catch((e: unknown) => stderr.push(`loopscope hook: could not keep its state in ${statePath}: ${String(e)}`));
+  if (state.unreachableUntil > Date.now()) {
+    return answer({ kind: "unchecked", notice: `Loopscope (${url}) could not be reached a moment ago; the hook tries again after ${clockTime(state.unreachableUntil)}: ${what}.` });
+  }
+
   const deadline = AbortSignal.timeout(deadlineMs);
+  const unreachable = new AbortController();
+  const stop = AbortSignal.any([deadline, unreachable.signal]);
+  let networkFailures = 0;
   const client = createLoopscopeClient({
     url, apiKey: key, batchSize: SEND_BATCH, flushIntervalMs: 0, backoff: { initialMs: 100, maxMs: 1000 },
     onError: (e) => stderr.push(`loopscope hook: ${e.message}`),
-    fetch: (resource, init) => fetchImpl(resource, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline }),
+    fetch: async (resource, init) => {
+      try {
+        return await fetchImpl(resource, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, stop]) : stop });
+      } catch (error) {
+        if (!stop.aborted && ++networkFailures >= NETWORK_FAILURES_TOLERATED) unreachable.abort(error);
+        throw error;
+      }
+    },
   });
-  const statePath = hookStatePath(hookStateDir(env), url, input.sessionId);
-  const state = await readHookState(statePath);
   const events = await readSessionEvents(input);
-  const keepState = () => writeHookState(statePath, state).catch((e: unknown) => stderr.push(`loopscope hook: could not keep its state in ${statePath}: ${String(e)}`));
   try {
     try {
-      await sendNewEvents(client, events, state, deadline);
+      await sendNewEvents(client, events, state, stop);
     } finally {
       await keepState();
     }
@@ -67,17 +92,32 @@ export async function runClaudeCodeHook(stdin: string, env: HookEnv, fetchImpl: 
     // The run is the session the transcript's records name (the same as session_id, unless a resumed
     // session still writes under its first id): the run its events went to.
     const runId = events.findLast((e) => e.node === "main")?.runId ?? input.sessionId;
-    const verdict = await askLoopscope(client, runId, { url, events, state, deadline, stderr });
+    const verdict = await askLoopscope(client, runId, { url, events, state, deadline: stop, stderr });
     await keepState();
     return answer(verdict);
   } catch (error) {
+    // Only a server that cannot be reached pauses the checks: a slow one still takes each call's backlog.
+    if (unreachable.signal.aborted) {
+      state.unreachableUntil = Date.now() + UNREACHABLE_PAUSE_MS;
+      await keepState();
+      return answer({ kind: "unchecked", notice: `Loopscope (${url}) could not be reached (${describeNetworkError(unreachable.signal.reason)}): ${what}.` });
+    }
     const why =
       error instanceof DeadlineError || deadline.aborted ? `did not answer within ${deadlineMs / 1000} s`
       : error instanceof LoopscopeClientError && (error.status === 401 || error.status === 403) ? `refused the hook's key (${error.message})`
-      : `could not be reached (${error instanceof Error ? error.message : String(error)})`;
-    const what = input.event === "PreToolUse" ? "this tool call goes on unchecked" : "this step goes on unchecked";
+      : `could not be reached (${describeNetworkError(error)})`;
     return answer({ kind: "unchecked", notice: `Loopscope (${url}) ${why}: ${what}.` });
   }
+}
+
+/** fetch's own message is "fetch failed"; the reason is in its cause (e.g. `connect ECONNREFUSED 127.0.0.1:9`). */
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function clockTime(epochMs: number): string {
+  return new Date(epochMs).toTimeString().slice(0, 8);
 }
 
 /**

@@ -13,6 +13,8 @@ import { join } from "node:path";
 export interface HookState {
   sent: Set<string>;
   applied: Set<string>;
+  /** Until when (epoch ms) calls skip the network: Loopscope could not be reached, and an agent must not wait on every tool call for it. */
+  unreachableUntil: number;
 }
 
 /** The environment the hook commands read (process.env, or a test's own). */
@@ -35,11 +37,12 @@ export function hookStatePath(dir: string, url: string, sessionId: string): stri
 
 export async function readHookState(path: string): Promise<HookState> {
   try {
-    const parsed = JSON.parse(await readFile(path, "utf8")) as { sent?: unknown; applied?: unknown };
+    const parsed = JSON.parse(await readFile(path, "utf8")) as { sent?: unknown; applied?: unknown; unreachableUntil?: unknown };
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-    return { sent: new Set(strings(parsed.sent)), applied: new Set(strings(parsed.applied)) };
+    const until = typeof parsed.unreachableUntil === "number" && Number.isFinite(parsed.unreachableUntil) ? parsed.unreachableUntil : 0;
+    return { sent: new Set(strings(parsed.sent)), applied: new Set(strings(parsed.applied)), unreachableUntil: until };
   } catch {
-    return { sent: new Set(), applied: new Set() };
+    return { sent: new Set(), applied: new Set(), unreachableUntil: 0 };
   }
 }
 
@@ -55,6 +58,6 @@ export async function writeHookState(path: string, state: HookState): Promise<vo
   }
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   // `wx`: never follow or overwrite a file that is already there.
-  await writeFile(tmp, JSON.stringify({ v: 1, sent: [...state.sent], applied: [...state.applied] }), { flag: "wx", mode: 0o600 });
+  await writeFile(tmp, JSON.stringify({ v: 1, sent: [...state.sent], applied: [...state.applied], unreachableUntil: state.unreachableUntil }), { flag: "wx", mode: 0o600 });
   await rename(tmp, path);
 }
