@@ -4,15 +4,9 @@ import { can } from "@/lib/domain/access/roles";
 import { SignOutButton } from "./sign-out-button";
 import { NeedsYouWatcher } from "@/components/notify/needs-you-watcher";
 
-/** The brand mark (also on share and sign-in pages). */
-export function BrandMark() {
-  return (
-    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
-      <circle cx="10" cy="10" r="7" fill="none" stroke="#60a5fa" strokeWidth="2.5" />
-      <path d="M10 3 L13 6 L10 6 Z" fill="#60a5fa" />
-    </svg>
-  );
-}
+import { BrandMark } from "./brand-mark";
+
+export { BrandMark };
 
 /** The top bar: product name, the sections this person may use, who is signed in. */
 export function AppHeader({ viewer }: { viewer: { name: string; role: Role } | null }) {
@@ -27,6 +21,7 @@ export function AppHeader({ viewer }: { viewer: { name: string; role: Role } | n
           <nav aria-label="Main">
             <Link href="/runs">Runs</Link>
             <Link href="/trends">Trends</Link>
+            <Link href="/compare">Compare</Link>
             {can(viewer.role, "what_if") ? <Link href="/what-if">What if</Link> : null}
             {can(viewer.role, "share") ? <Link href="/shares">Shares</Link> : null}
             <Link href="/settings">Settings</Link>

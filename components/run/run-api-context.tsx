@@ -8,8 +8,16 @@ import { createContext, useContext, type ReactNode } from "react";
  */
 const RunApiContext = createContext<string | null>(null);
 
-export function RunApiProvider({ base, children }: { base: string; children: ReactNode }) {
-  return <RunApiContext.Provider value={base}>{children}</RunApiContext.Provider>;
+/**
+ * How those sections ask: the browser's `fetch`, or a source that answers
+ * the same URLs from memory (an exported file, which makes no request).
+ */
+export type RunFetch = (url: string, init?: RequestInit) => Promise<Response>;
+const RunFetchContext = createContext<RunFetch | null>(null);
+
+export function RunApiProvider({ base, fetcher, children }: { base: string; fetcher?: RunFetch; children: ReactNode }) {
+  const api = <RunApiContext.Provider value={base}>{children}</RunApiContext.Provider>;
+  return fetcher ? <RunFetchContext.Provider value={fetcher}>{api}</RunFetchContext.Provider> : api;
 }
 
 /** The API base of a run's sections: the provided one, else the team API of `runId`. */
@@ -20,3 +28,10 @@ export function useRunApiBase(runId: string): string {
 export function runApiBase(runId: string): string {
   return `/api/runs/${encodeURIComponent(runId)}`;
 }
+
+/** The provided fetcher, else the browser's own. */
+export function useRunFetch(): RunFetch {
+  return useContext(RunFetchContext) ?? browserFetch;
+}
+
+const browserFetch: RunFetch = (url, init) => fetch(url, init);

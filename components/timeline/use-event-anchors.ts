@@ -1,11 +1,11 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useRunApiBase } from "@/components/run/run-api-context";
+import { useRunApiBase, useRunFetch, type RunFetch } from "@/components/run/run-api-context";
 import { readEventHash, buildTimelineLocateUrl, type TimelineFilterParams } from "@/lib/format/timeline-query";
 
-async function locate(apiBase: string, filter: TimelineFilterParams, eventId: string): Promise<number | null> {
-  const res = await fetch(buildTimelineLocateUrl(apiBase, filter, eventId), { cache: "no-store" });
+async function locate(apiBase: string, filter: TimelineFilterParams, eventId: string, runFetch: RunFetch): Promise<number | null> {
+  const res = await runFetch(buildTimelineLocateUrl(apiBase, filter, eventId), { cache: "no-store" });
   if (!res.ok) throw new Error(`the server answered ${res.status}`);
   return ((await res.json()) as { index: number | null }).index;
 }
@@ -23,6 +23,7 @@ export function useEventAnchors(
 ): { notice: string | null } {
   const [notice, setNotice] = useState<string | null>(null);
   const apiBase = useRunApiBase(runId);
+  const runFetch = useRunFetch();
   const filterRef = useRef(filter);
   useEffect(() => {
     filterRef.current = filter;
@@ -32,15 +33,15 @@ export function useEventAnchors(
     setNotice(null);
     try {
       const current = filterRef.current;
-      let index = await locate(apiBase, current, eventId);
+      let index = await locate(apiBase, current, eventId, runFetch);
       const filtered = current.types.length > 0 || current.nodes.length > 0;
-      if (index === null && filtered) index = await locate(apiBase, { types: [], nodes: [] }, eventId);
+      if (index === null && filtered) index = await locate(apiBase, { types: [], nodes: [] }, eventId, runFetch);
       if (index === null) setNotice(`Event ${eventId} is not in this run's timeline.`);
       else jump(index, eventId, filtered);
     } catch (error) {
       setNotice(`Could not find event ${eventId}: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }, [apiBase, jump]);
+  }, [apiBase, jump, runFetch]);
 
   useEffect(() => {
     const onHash = () => {

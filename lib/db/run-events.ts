@@ -3,6 +3,7 @@ import type { SqlDb, SqlValue } from "./sql";
 import { summarizeEvent } from "@/lib/format/event-summary";
 import { NO_LABELS, type NodeLabels } from "@/lib/domain/graph/node-labels";
 import { listNodeLabels } from "./node-labels";
+import { parseEventCursor } from "@/lib/format/timeline-query";
 
 /**
  * A run's events as its timeline reads them: in (tsMs, pk) order, a page at a
@@ -76,14 +77,7 @@ function buildEventWhere(runId: string, f: TimelineFilter): { sql: string; param
   return { sql, params };
 }
 
-/** `tsMs:pk` → key; null when it is not one. */
-export function parseEventCursor(cursor: string): { tsMs: number; pk: number } | null {
-  const m = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?):(\d+)$/i.exec(cursor);
-  if (!m) return null;
-  const tsMs = Number(m[1]);
-  const pk = Number(m[2]);
-  return Number.isFinite(tsMs) && Number.isSafeInteger(pk) ? { tsMs, pk } : null;
-}
+export { parseEventCursor };
 
 function toEvent(r: EventRow, labels: NodeLabels): TimelineEvent {
   let parsed: unknown = null;

@@ -70,6 +70,11 @@ function redactFindingEvidence(evidence: unknown): unknown {
   return out;
 }
 
+/** A decision as a redacted share shows it: who decided what, not the directive's words. */
+export function redactDecision<T extends { directive: string | null }>(d: T): T {
+  return d.directive ? { ...d, directive: REDACTED } : d;
+}
+
 /**
  * The run as every share page shows it: a finding says the line or record it
  * fired at, not the file or API key it came through (names of the team's

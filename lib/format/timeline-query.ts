@@ -15,20 +15,25 @@ export type TimelineRequest =
   | { kind: "page"; filter: TimelineFilterParams; after: string | null; offset: number; limit: number; withTotal: boolean }
   | { kind: "locate"; filter: TimelineFilterParams; eventId: string };
 
-const name = z.string().min(1).max(200);
-const schema = z.object({
-  types: z.array(name).max(50),
-  nodes: z.array(name).max(50),
-  after: z.string().regex(/^-?[\d.e+-]+:\d+$/i, "not an event cursor").nullable(),
-  offset: z.coerce.number().int().min(0).max(100_000_000),
-  limit: z.coerce.number().int().min(1).max(500),
-  at: name.nullable(),
-  total: z.enum(["0", "1"]).nullable(),
-});
+// Made on first use: browser code that imports only the URL builders below (an exported file's viewer) then bundles no zod.
+let schema: ReturnType<typeof buildSchema> | null = null;
+function buildSchema() {
+  const name = z.string().min(1).max(200);
+  return z.object({
+    types: z.array(name).max(50),
+    nodes: z.array(name).max(50),
+    after: z.string().regex(/^-?[\d.e+-]+:\d+$/i, "not an event cursor").nullable(),
+    offset: z.coerce.number().int().min(0).max(100_000_000),
+    limit: z.coerce.number().int().min(1).max(500),
+    at: name.nullable(),
+    total: z.enum(["0", "1"]).nullable(),
+  });
+}
 
 /** Reads the events route's query; an error says which parameter is wrong. */
 export function parseTimelineRequest(params: URLSearchParams): { ok: true; request: TimelineRequest } | { ok: false; error: string } {
   const list = (key: string) => params.getAll(key).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  schema ??= buildSchema();
   const r = schema.safeParse({
     types: list("type"),
     nodes: list("node"),
@@ -77,6 +82,15 @@ export function buildTimelineLocateUrl(apiBase: string, filter: TimelineFilterPa
   const p = filterParams(filter);
   p.set("at", eventId);
   return `${apiBase}/events?${p.toString()}`;
+}
+
+/** `tsMs:pk` (an events page's cursor) → key; null when it is not one. */
+export function parseEventCursor(cursor: string): { tsMs: number; pk: number } | null {
+  const m = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?):(\d+)$/i.exec(cursor);
+  if (!m) return null;
+  const tsMs = Number(m[1]);
+  const pk = Number(m[2]);
+  return Number.isFinite(tsMs) && Number.isSafeInteger(pk) ? { tsMs, pk } : null;
 }
 
 /** The pages that hold rows `first..last` (inclusive). */

@@ -5,7 +5,8 @@ import { getDecisionPanelData } from "@/lib/db/decisions";
 import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
 import { openShare } from "@/lib/auth/share-access";
 import { TIMELINE_PAGE_SIZE } from "@/lib/format/timeline-query";
-import { redactRunDetail, redactTimelineEvent, withoutSourceNames } from "@/lib/format/share-redaction";
+import { redactDecision, redactGraph, redactRunDetail, redactTimelineEvent, withoutSourceNames } from "@/lib/format/share-redaction";
+import { loadPageGraph } from "@/lib/layout/page-graph";
 import { formatInstant } from "@/lib/format/values";
 import { BrandMark } from "@/components/layout/app-header";
 import { RunHeader } from "@/components/run/run-header";
@@ -33,10 +34,13 @@ function readToken(raw: string): string {
  * no navigation, no actions, no source paths. Every request checks the token
  * again (revoked or expired: 404), and each opening is logged.
  */
-export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
+export default async function SharePage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const token = readToken((await params).token);
   const grant = await openShare(token, { logAccess: true });
   if (grant === null || grant === "throttled") notFound();
+  const node = (await searchParams).node;
+  // Streamed with the page, redacted as the share's graph API answers it.
+  const graph = loadPageGraph(grant.runId, typeof node === "string" ? node : null, grant.redact ? redactGraph : undefined);
   const stored = await getRunDetail(grant.runId);
   if (!stored) notFound();
   const run = withoutSourceNames(grant.redact ? redactRunDetail(stored) : stored);
@@ -45,8 +49,7 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
     listRunEventFacets(run.id),
     getDecisionPanelData(run.id),
   ]);
-  // A redacted share keeps who decided what, not the directive's words.
-  const decisions = (decisionPanel?.decisions ?? []).map((d) => (grant.redact && d.directive ? { ...d, directive: "[redacted]" } : d));
+  const decisions = (decisionPanel?.decisions ?? []).map((d) => (grant.redact ? redactDecision(d) : d));
   const firstPage = grant.redact ? { ...first, events: first.events.map(redactTimelineEvent) } : first;
   return (
     <>
@@ -59,7 +62,7 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
       <main className="page run-page share-page">
         <RunHeader run={run} decisions={decisions} shared />
         <RunApiProvider base={`/api/share/${encodeURIComponent(token)}`}>
-          <RunGraphSection runId={run.id} />
+          <RunGraphSection runId={run.id} initial={graph} />
           <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
           <EventTimeline runId={run.id} first={{ ...firstPage, total: run.eventCount }} facets={facets} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
         </RunApiProvider>

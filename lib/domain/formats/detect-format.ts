@@ -8,6 +8,7 @@ import { CLAUDE_CODE_RECORD_TYPES } from "./claude-code-records";
 import { AIDER_HEADING } from "./aider";
 import { isCodexRecord, sniffCodexLine } from "./codex";
 import { isOpenHandsInstance, sniffOpenHandsLine } from "./openhands";
+import { RUN_EXPORT_HEAD } from "./loopscope-export";
 
 /** A detected format: a `SourceFormat`, `retrospectives` (read as `sdd-report`), or why none applies. */
 export type DetectedFormat = SourceFormat | "retrospectives" | "json-document" | "unknown" | "binary";
@@ -59,6 +60,9 @@ function isBinaryLine(line: string): boolean {
   return controls * 10 > line.length;
 }
 
+/** Reused (each decoder made holds a native converter until a full garbage collection); reset after each head. */
+const HEAD_DECODER = new TextDecoder("utf-8");
+
 /** A head in which more than this share of characters were invalid UTF-8 is not text. */
 const MAX_INVALID_UTF8_SHARE = 0.3;
 
@@ -85,6 +89,8 @@ export function detectFormat(firstText: string): DetectedFormat {
 function detectTextFormat(lines: string[]): DetectedFormat {
   if (lines.length === 0) return "unknown";
   if (lines[0].startsWith("[")) return "json-document";
+  // Loopscope's own run export, as `loopscope export --json` writes it (read whole, with a larger size limit).
+  if (lines[0].startsWith(RUN_EXPORT_HEAD)) return "loopscope-export";
   if (!lines[0].startsWith("{")) {
     const markdown = detectMarkdownFormat(lines);
     return markdown === "unknown" ? detectJsonAfterJunk(lines) : markdown;
@@ -103,7 +109,9 @@ function detectTextFormat(lines: string[]): DetectedFormat {
  */
 export function detectFormatFromBytes(head: Uint8Array): DetectedFormat {
   const window = head.length > DETECT_MAX_BYTES ? head.subarray(0, DETECT_MAX_BYTES) : head;
-  const text = new TextDecoder("utf-8").decode(window, { stream: true });
+  const text = HEAD_DECODER.decode(window, { stream: true });
+  // Ends the stream (its held-back partial character is not wanted), so the next head starts afresh.
+  HEAD_DECODER.decode();
   if (countReplacements(text) > text.length * MAX_INVALID_UTF8_SHARE) return "binary";
   return detectFormat(text);
 }
@@ -146,8 +154,12 @@ function detectJsonFormat(lines: string[]): DetectedFormat {
     if (!line.startsWith("{")) continue;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      // A trimmed object that does not end with `}` cannot parse (a pretty-printed document's `{`): no need to throw.
+      value = line.endsWith("}") ? JSON.parse(line) : undefined;
     } catch {
+      value = undefined;
+    }
+    if (value === undefined) {
       // A malformed line, or the last one cut by the detection window.
       const sniffed = sniffJsonLine(line);
       if (sniffed !== null) sniffedVotes.add(sniffed);

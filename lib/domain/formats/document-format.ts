@@ -15,6 +15,8 @@ export interface DocumentSource {
   sourceKey: string;
   /** When the file was last written (epoch ms), for documents that keep no time of their own. */
   modifiedMs?: number;
+  /** The value was parsed from `text` with its `trace_id`/`span_id` integers quoted (`quoteIntegerIds`). */
+  idsQuoted?: boolean;
 }
 
 /** A format read from a parsed JSON document. */

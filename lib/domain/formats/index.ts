@@ -12,6 +12,8 @@ export type {
   ParseItem,
   RunFactFields,
   RunFacts,
+  ImportedDecision,
+  ImportedRun,
 } from "./types";
 export {
   createLineMapper,
@@ -44,6 +46,7 @@ export { createCodexMapper } from "./codex";
 export { createOpenHandsMapper, OPENHANDS_EXPORT } from "./openhands";
 export { parseAiderHistory } from "./aider";
 export { JSON_DOCUMENT_FORMATS, parseJsonDocument } from "./json-document";
+export { LOOPSCOPE_EXPORT, parseRunExport, writeRunExportDocument, type ExportedEvent, type RunExportDocument } from "./loopscope-export";
 export { mapGenAiSpans, spansFromOtlpJson, type GenAiSpan } from "./otel-genai";
 export { parseTestOutput, type TestOutcome } from "./test-output";
 export { createProtocolMapper, type LineMapper } from "./line-mapper";

@@ -19,6 +19,7 @@ import { createClaudeCodeMapper } from "./claude-code";
 import { parseAiderHistory } from "./aider";
 import { createCodexMapper } from "./codex";
 import { parseJsonDocument } from "./json-document";
+import { MAX_EXPORT_DOCUMENT_BYTES } from "./loopscope-export";
 import { createOpenHandsMapper } from "./openhands";
 
 /** A parse item with the byte offset just after the line that produced it. */
@@ -66,7 +67,7 @@ export const UNSUPPORTED_FORMAT_MESSAGE =
   "or a transcript of Claude Code, Codex, OpenHands, SWE-agent, mini-SWE-agent or Aider, or OpenTelemetry spans)";
 
 /** Formats only ever read from a JSON document (a forced one is read as such; OpenHands has both forms). */
-const JSON_ONLY_FORMATS: ReadonlySet<string> = new Set(["swe-agent", "mini-swe-agent", "otel-genai"]);
+const JSON_ONLY_FORMATS: ReadonlySet<string> = new Set(["swe-agent", "mini-swe-agent", "otel-genai", "loopscope-export"]);
 
 
 /**
@@ -115,7 +116,8 @@ export async function* parseSource(
     }
     const all = replay(head, iterator, exhausted);
     if (format === "json-document" || JSON_ONLY_FORMATS.has(format)) {
-      yield* parseWholeJson(all, opts);
+      // A run export holds a whole run (100,000 events are some 50 MB): it gets a limit of its own.
+      yield* parseWholeJson(all, format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts);
     } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
       yield* parseDocument(all, format, opts);
     } else {
@@ -182,7 +184,7 @@ async function* parseJsonLines(
         out.push({ kind: "error", line: item.line, message: item.error, endOffset: item.endOffset });
         continue;
       }
-      for (const mapped of mapper.map(item.text, item.line)) out.push(Object.assign(mapped, { endOffset: item.endOffset }));
+      for (const mapped of mapper.map(item.text, item.line)) out.push(withEndOffset(mapped, item.endOffset));
     }
     lines.length = 0;
     return out;
@@ -193,7 +195,7 @@ async function* parseJsonLines(
   }
   splitter.end(lines);
   yield* mapLines();
-  for (const held of mapper.end()) yield lastEnd === undefined ? held : Object.assign(held, { endOffset: lastEnd });
+  for (const held of mapper.end()) yield lastEnd === undefined ? held : withEndOffset(held, lastEnd);
 }
 
 async function* parseDocument(
@@ -210,8 +212,8 @@ async function* parseDocument(
     format === "sdd-report" ? parseSddReport(read.text) :
     format === "retrospectives" ? parseRetrospectives(read.text) :
     parseAiderHistory({ text: read.text, sourceKey: opts.sourceKey });
-  for (const problem of read.problems) yield Object.assign(problem, { endOffset: read.endOffset });
-  for (const item of items) yield Object.assign(item, { endOffset: read.endOffset });
+  for (const problem of read.problems) yield withEndOffset(problem, read.endOffset);
+  for (const item of items) yield withEndOffset(item, read.endOffset);
 }
 
 /** A whole JSON document: its format from its shape (reported through `onFormat`), then its items. */
@@ -223,14 +225,14 @@ async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts:
     return;
   }
   const key = opts.sourceFolder !== undefined && opts.sourceFolder !== "" ? `${opts.sourceFolder}/${opts.sourceKey}` : opts.sourceKey;
-  for (const problem of read.problems) yield Object.assign(problem, { endOffset: read.endOffset });
+  for (const problem of read.problems) yield withEndOffset(problem, read.endOffset);
   const parsed = parseJsonDocument(read.text, key, opts.sourceModifiedMs);
   opts.onFormat?.(parsed.ok ? parsed.format : "unknown");
   if (!parsed.ok) {
     yield { kind: "error", line: null, message: parsed.message ?? UNSUPPORTED_FORMAT_MESSAGE };
     return;
   }
-  for (const item of parsed.items) yield Object.assign(item, { endOffset: read.endOffset });
+  for (const item of parsed.items) yield withEndOffset(item, read.endOffset);
 }
 
 /**
@@ -246,7 +248,7 @@ async function readDocument(
   const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
   const parts: Uint8Array[] = [];
   let size = 0;
-  const encoder = new TextEncoder();
+  const encoder = ENCODER;
   for await (const chunk of chunks) {
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
     size += bytes.length;
@@ -254,18 +256,38 @@ async function readDocument(
     parts.push(bytes);
   }
   const bytes = concatBytes(parts);
-  const problems = listNonTextLines(bytes);
-  let text = new TextDecoder("utf-8").decode(bytes);
+  // Clean text, the usual case, is decoded once; only a document that is not is read line by line. (A NUL
+  // byte decodes to U+0000 and nothing else does: the text is searched, far faster than the bytes.)
+  let text = decodeStrict(bytes);
+  if (text !== undefined && text.includes("\u0000")) text = undefined;
+  const problems = text === undefined ? listNonTextLines(bytes) : [];
+  text ??= LENIENT_DECODER.decode(bytes);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (problems.length > 0) text = text.replaceAll("\u0000", "\ufffd");
   return { text, endOffset: (opts.startOffset ?? 0) + size, problems };
+}
+
+/** The bytes as text (a leading byte-order mark dropped, as the lenient decoder does), or undefined when not valid UTF-8. */
+function decodeStrict(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_DECODER.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The item with the offset after what produced it (what `Object.assign(item, { endOffset })` does, without the extra object). */
+function withEndOffset(item: ParseItem, endOffset: number): SourceItem {
+  const sourceItem: SourceItem = item;
+  sourceItem.endOffset = endOffset;
+  return sourceItem;
 }
 
 /** Reads the first chunks of a source, enough for detection. */
 async function readHead(
   iterator: AsyncIterator<Uint8Array | string>,
 ): Promise<{ head: Uint8Array[]; exhausted: boolean; windowSize: number }> {
-  const encoder = new TextEncoder();
+  const encoder = ENCODER;
   const head: Uint8Array[] = [];
   const window = new DetectionWindow();
   let bytes = 0;
@@ -301,20 +323,42 @@ class DetectionWindow {
   private lines = 0;
   private content = false;
 
+  /** Takes bytes from `from` on, line by line (a byte loop over 64 KiB costs more than detecting). */
   take(chunk: Uint8Array, from: number): void {
-    for (let i = from; i < chunk.length && !this.complete; i++) {
-      const b = chunk[i];
-      this.size++;
-      if (b === 10) {
+    let i = from;
+    while (i < chunk.length && !this.complete) {
+      const budgetEnd = Math.min(chunk.length, i + DETECT_MAX_BYTES - this.size);
+      const newline = chunk.indexOf(10, i);
+      const atNewline = newline !== -1 && newline < budgetEnd;
+      const end = atNewline ? newline : budgetEnd;
+      if (!this.content) this.content = hasContentByte(chunk, i, end);
+      this.size += end - i;
+      i = end;
+      if (atNewline) {
+        this.size++;
+        i++;
         if (this.content && ++this.lines === DETECT_MAX_LINES) this.complete = true;
         this.content = false;
-      } else if (!this.content && b !== 32 && (b < 9 || b > 13)) {
-        this.content = true;
       }
       if (this.size >= DETECT_MAX_BYTES) this.complete = true;
     }
   }
 }
+
+/** Whether `bytes[from..to)` holds a byte that is not blank (space, tab, CR, vertical tab, form feed). */
+function hasContentByte(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = bytes[i];
+    if (b !== 32 && (b < 9 || b > 13)) return true;
+  }
+  return false;
+}
+
+// Shared: they decode whole documents, never streams, so they keep no state between calls (and each one
+// made holds a native converter until a full garbage collection).
+const STRICT_DECODER = new TextDecoder("utf-8", { fatal: true });
+const LENIENT_DECODER = new TextDecoder("utf-8");
+const ENCODER = new TextEncoder();
 
 /** The chunks already read for detection, then the rest of the source. */
 async function* replay(

@@ -5,7 +5,7 @@ import type { LoopEvent, SourceFormat } from "../protocol/types";
  * Parsers never throw on bad input: every problem becomes a `ParseError` with
  * its line, and every valid line around it is still yielded.
  */
-export type ParseItem = ParsedEvent | ParseError | RunFacts;
+export type ParseItem = ParsedEvent | ParseError | RunFacts | ImportedRun;
 
 export interface ParsedEvent {
   kind: "event";
@@ -90,4 +90,33 @@ export interface RunFactFields {
   markdown?: string;
   /** Extra labelled values found and not mapped above (`Diagnostic Latency`, `Failure Mode`, …). */
   extra?: Record<string, string>;
+}
+
+/**
+ * What a run exported by another Loopscope states beyond its events and
+ * facts (`loopscope-export.ts`): the format it was first stored under, and
+ * the decisions people made on it. Comes before the run's events.
+ */
+export interface ImportedRun {
+  kind: "imported-run";
+  runId: string;
+  format: SourceFormat;
+  decisions: ImportedDecision[];
+}
+
+/** A person's decision on a halt, as stored (the `human.decision` event that records it is one of the run's events). */
+export interface ImportedDecision {
+  id: string;
+  haltKey: string;
+  action: string;
+  directive: string | null;
+  budgetDelta: Record<string, unknown> | null;
+  provider: string | null;
+  by: string;
+  eventId: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** When the runtime received and acknowledged it (epoch ms), if it did. */
+  deliveredAt: number | null;
+  ackedAt: number | null;
 }

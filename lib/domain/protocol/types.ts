@@ -208,4 +208,6 @@ export type SourceFormat =
   | "swe-agent"
   | "mini-swe-agent"
   | "aider"
-  | "otel-genai";
+  | "otel-genai"
+  /** A run exported by Loopscope itself (`loopscope export --json`); its runs keep the format they were first stored under. */
+  | "loopscope-export";
