@@ -40,6 +40,9 @@ export interface NodeState {
   runtimeMs: number;
 }
 
+/** What `feed` returns for an event that makes no finding. */
+const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
+
 /**
  * Streaming detector for one run. Feed it the run's events de-duplicated and
  * in order (instant of `ts`, then arrival): it keeps no list of events, so a
@@ -58,6 +61,8 @@ export class RunDetector {
   private readonly taskFindings = new Map<string, number>();
   private readonly haltedCycles = new Set<string>();
   private updates: Finding[] = [];
+  /** Where the signals put the findings of the event being fed. */
+  private readonly scratch: Finding[] = [];
 
   constructor(config: Partial<DetectorConfig> = {}) {
     this.state = new RunState(resolveDetectorConfig(config));
@@ -83,9 +88,15 @@ export class RunDetector {
     return this.state.config;
   }
 
-  /** Processes one event; returns the findings it makes, in the order of the spec's tables. */
+  /**
+   * Processes one event; returns the findings it makes, in the order of the
+   * spec's tables. Most events make none: they all get one shared, frozen
+   * empty array (an allocation per event is a tenth of the detector's cost),
+   * so the result is to be read, not changed.
+   */
   feed(event: LoopEvent): Finding[] {
-    const out: Finding[] = [];
+    const out = this.scratch;
+    out.length = 0;
     if (this.updates.length > 0) this.updates = [];
     const state = this.state;
     const node = typeof event.node === "string" ? state.graph.ensureNode(event.node) : null;
@@ -124,13 +135,14 @@ export class RunDetector {
         // run.completed and unknown types measure nothing.
         break;
     }
-    if (out.length === 0) return out;
-    sortFindingsAtEvent(out);
-    for (const finding of out) {
+    if (out.length === 0) return NO_FINDINGS;
+    const found = out.slice();
+    sortFindingsAtEvent(found);
+    for (const finding of found) {
       this.all.push(finding);
       if (finding.cycleId !== null) this.haltedCycles.add(finding.cycleId);
     }
-    return out;
+    return found;
   }
 
   private traverse(event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {

@@ -3,7 +3,7 @@
  * quotes back the ones that failed to match (`shared/real-traces/aider/FORMAT.md`),
  * and the unified diff text a block stands for.
  */
-import { DIVIDER_MARKER, REPLACE_MARKER, SEARCH_MARKER, trimBlankEnds, type SourceLine } from "./aider-lines";
+import { DIVIDER_MARKER, REPLACE_MARKER, SEARCH_MARKER, isDividerMarker, isReplaceMarker, isSearchMarker, trimBlankEnds, type SourceLine } from "./aider-lines";
 
 /** One SEARCH/REPLACE block of a reply. */
 export interface EditBlock {
@@ -30,11 +30,11 @@ export function listEditBlocks(lines: readonly SourceLine[]): EditBlock[] {
   let currentPath: string | undefined;
   let floor = 0;
   for (let at = 0; at < lines.length; at++) {
-    if (!SEARCH_MARKER.test(lines[at].text)) continue;
+    if (!isSearchMarker(lines[at].text)) continue;
     const named = findFileName(lines, at, floor);
     const path = named?.path ?? currentPath;
-    const divider = findMarker(lines, at + 1, DIVIDER_MARKER);
-    const end = divider < 0 ? divider : findMarker(lines, divider + 1, REPLACE_MARKER);
+    const divider = findMarker(lines, at + 1, isDividerMarker);
+    const end = divider < 0 ? divider : findMarker(lines, divider + 1, isReplaceMarker);
     if (end < 0) {
       // Unterminated: read on from the next block's marker, if there is one.
       if (end === END_OF_REPLY) break;
@@ -64,10 +64,10 @@ const END_OF_REPLY = -1;
  * The index of the next line matching `pattern`; else `END_OF_REPLY`, or
  * `-(i + 2)` when the SEARCH marker of another block at `i` comes first.
  */
-function findMarker(lines: readonly SourceLine[], from: number, pattern: RegExp): number {
+function findMarker(lines: readonly SourceLine[], from: number, isMarker: (text: string) => boolean): number {
   for (let at = from; at < lines.length; at++) {
-    if (pattern.test(lines[at].text)) return at;
-    if (SEARCH_MARKER.test(lines[at].text)) return -(at + 2);
+    if (isMarker(lines[at].text)) return at;
+    if (isSearchMarker(lines[at].text)) return -(at + 2);
   }
   return END_OF_REPLY;
 }

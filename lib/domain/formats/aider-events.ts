@@ -7,6 +7,7 @@
  */
 import type { ParseItem } from "./types";
 import { toParseItem } from "./parsed-event";
+import { omitUndefined, withDefinedFields } from "./omit-undefined";
 import { formatIsoTimestamp } from "./timestamp";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
 import { MAIN_NODE } from "./agent-budgets";
@@ -59,13 +60,13 @@ export class EventSink {
    * default the same) and `kind`, which names it among that line's events.
    */
   emit(atLine: number, kind: string, fields: Record<string, unknown>, origin: AiderOrigin, idLine = atLine): void {
-    const event = dropUndefined({ v: 1, id: this.clock.id(idLine, kind), runId: this.clock.runId, ts: this.clock.ts(atLine), ...fields });
-    this.push(atLine, toParseItem(event, { ...origin, format: "aider" }));
+    const event = withDefinedFields({ v: 1, id: this.clock.id(idLine, kind), runId: this.clock.runId, ts: this.clock.ts(atLine) }, fields);
+    this.push(atLine, toParseItem(event, { line: origin.line, raw: origin.raw, sourceType: origin.sourceType, format: "aider" }));
   }
 
   /** Adds an event built elsewhere (a `verify.result`), stamped at `atLine`. */
   emitBuilt(atLine: number, event: Record<string, unknown>, origin: AiderOrigin): void {
-    this.push(atLine, toParseItem(dropUndefined(event), { ...origin, format: "aider" }));
+    this.push(atLine, toParseItem(omitUndefined(event), { line: origin.line, raw: origin.raw, sourceType: origin.sourceType, format: "aider" }));
   }
 
   /** The events in time order (file order of the lines that stamp them). */
@@ -85,9 +86,9 @@ export class EventSink {
 export function emitAppliedEdit(sink: EventSink, block: EditBlock, evidence: { line: number; text: string }): void {
   const origin = { line: block.line, raw: block.raw, sourceType: "search-replace" };
   const args = { path: block.path, search: block.search.join("\n"), replace: block.replace.join("\n") };
-  const base = { node: MAIN_NODE };
-  sink.emit(evidence.line, "edit", { ...base, type: "tool.called", tool: "edit", args, ok: true, outputHash: hashToolOutput(evidence.text) }, origin, block.line);
-  sink.emit(evidence.line, "diff", { ...base, type: "artifact.diff", files: [block.path], patch: formatEditPatch(block) }, origin, block.line);
+  const edit = { node: MAIN_NODE, type: "tool.called", tool: "edit", args, ok: true, outputHash: hashToolOutput(evidence.text) };
+  sink.emit(evidence.line, "edit", edit, origin, block.line);
+  sink.emit(evidence.line, "diff", { node: MAIN_NODE, type: "artifact.diff", files: [block.path], patch: formatEditPatch(block) }, origin, block.line);
 }
 
 /** Lines of Aider's edit-format report that say nothing of the error itself. */
@@ -219,7 +220,3 @@ export function emitUserCommand(sink: EventSink, command: UserCommand, replyFoll
   }
 }
 
-function dropUndefined<T extends Record<string, unknown>>(event: T): T {
-  for (const key of Object.keys(event)) if (event[key] === undefined) delete event[key];
-  return event;
-}

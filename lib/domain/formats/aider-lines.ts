@@ -47,7 +47,41 @@ export const REPLACE_MARKER = /^>{5,9} REPLACE\s*$/;
 
 /** True when some user line of the document ends with Aider's markdown line break. */
 export function hasLineBreakMarks(lines: readonly string[]): boolean {
-  return lines.some((text) => USER_LINE.test(text) && text.endsWith("  "));
+  return lines.some((text) => isUserLine(text) && text.endsWith("  "));
+}
+
+// Each pattern below is tried only on lines that start as it must: a regular expression call per line costs
+// more than the rest of reading the line, and most lines are the model's prose.
+
+function isUserLine(text: string): boolean {
+  return text.startsWith("####") && USER_LINE.test(text);
+}
+
+function isToolLine(text: string): boolean {
+  return text.charCodeAt(0) === 62 && TOOL_LINE.test(text);
+}
+
+/** `SEARCH_MARKER.test(text)`, tried only on a line that starts with `<`. */
+export function isSearchMarker(text: string): boolean {
+  return text.charCodeAt(0) === 60 && SEARCH_MARKER.test(text);
+}
+
+/** `REPLACE_MARKER.test(text)`, tried only on a line that starts with `>`. */
+export function isReplaceMarker(text: string): boolean {
+  return text.charCodeAt(0) === 62 && REPLACE_MARKER.test(text);
+}
+
+/** `DIVIDER_MARKER.test(text)`, tried only on a line that starts with `=`. */
+export function isDividerMarker(text: string): boolean {
+  return text.charCodeAt(0) === 61 && DIVIDER_MARKER.test(text);
+}
+
+/** `FENCE.exec(text)`, tried only when a backtick or tilde follows at most 3 spaces. */
+function readFence(text: string): RegExpExecArray | null {
+  let at = 0;
+  while (at < 3 && text.charCodeAt(at) === 32) at++;
+  const c = text.charCodeAt(at);
+  return c === 96 || c === 126 ? FENCE.exec(text) : null;
 }
 
 /** Where the reply being read stands: inside a code fence, inside a SEARCH/REPLACE block. */
@@ -74,12 +108,12 @@ export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: 
     const last = blocks.at(-1);
     const protectedReply = last?.kind === "assistant" && (reply.fence !== null || reply.inBlock);
     const marked = lineBreakMarks && text.endsWith("  ");
-    if (USER_LINE.test(text) && (marked || !lineBreakMarks)) {
+    if (isUserLine(text) && (marked || !lineBreakMarks)) {
       if (last?.kind === "user" && previous === "user") last.lines.push({ line: source.line, text: readUserText(text) });
       else blocks.push({ kind: "user", line: source.line, lines: [{ line: source.line, text: readUserText(text) }] });
       previous = "user";
       seenUser = true;
-    } else if (TOOL_LINE.test(text) && (!protectedReply || marked || TOKENS_LINE.test(text))) {
+    } else if (isToolLine(text) && (!protectedReply || marked || TOKENS_LINE.test(text))) {
       const entry = { line: source.line, text: readToolText(text), raw: text };
       if (last?.kind === "tool") last.entries.push(entry);
       else blocks.push({ kind: "tool", line: source.line, entries: [entry] });
@@ -111,14 +145,14 @@ export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: 
 
 function trackReply(reply: ReplyState, text: string): void {
   if (reply.inBlock) {
-    if (REPLACE_MARKER.test(text)) reply.inBlock = false;
+    if (isReplaceMarker(text)) reply.inBlock = false;
     return;
   }
-  if (SEARCH_MARKER.test(text)) {
+  if (isSearchMarker(text)) {
     reply.inBlock = true;
     return;
   }
-  const fence = FENCE.exec(text);
+  const fence = readFence(text);
   if (fence === null) return;
   const marker = fence[1];
   if (reply.fence === null) reply.fence = { char: marker[0], length: marker.length };

@@ -31,6 +31,7 @@ const COST = /Cost: \$([\d.,]+) (?:message|request)/;
  * // { tokens: 11100, inputTokens: 10000, outputTokens: 1100, costUsd: 0.0081 }
  */
 export function readUsage(text: string): CallUsage | null {
+  if (!text.startsWith("Tokens: ")) return null;
   const match = TOKENS.exec(text);
   if (match === null) return null;
   const inputTokens = readCount(match[1]);
@@ -60,6 +61,7 @@ const COMMIT = /^Commit ([0-9a-f]{7,40}) (.*)$/;
 
 /** The sha and message of an auto-commit line (`Commit a27fbf1 feat: …`), or null. */
 export function readCommit(text: string): { sha: string; message: string } | null {
+  if (!text.startsWith("Commit ")) return null;
   const match = COMMIT.exec(text);
   return match === null ? null : { sha: match[1], message: match[2].trim() };
 }
@@ -107,13 +109,13 @@ export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
     current = undefined;
   };
   for (const entry of entries) {
-    const running = LINT_RUNNING.exec(entry.text);
+    const running = entry.text.startsWith("## Running: ") ? LINT_RUNNING.exec(entry.text) : null;
     if (running !== null) {
       close();
       current = { line: entry.line, command: running[1].trim(), texts: [], raws: [entry.raw] };
       continue;
     }
-    if (FIX_ERRORS_HEADING.test(entry.text) || LINT_QUESTION.test(entry.text) || AFTER_LINT.test(entry.text)) {
+    if (mayEndLintRun(entry.text) && (FIX_ERRORS_HEADING.test(entry.text) || LINT_QUESTION.test(entry.text) || AFTER_LINT.test(entry.text))) {
       close();
       continue;
     }
@@ -122,6 +124,14 @@ export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
   }
   close();
   return runs;
+}
+
+/** The first characters the patterns that end a lint report start with: `# A F O C T Y`. */
+const LINT_RUN_ENDS = new Set([35, 65, 70, 79, 67, 84, 89]);
+
+/** Whether a line may end a lint report (a pattern is tried per console line only when its first character fits). */
+function mayEndLintRun(text: string): boolean {
+  return LINT_RUN_ENDS.has(text.charCodeAt(0));
 }
 
 /** What the announcement lines at a session's start say. */
@@ -162,7 +172,7 @@ const THINKING_OPEN = /^<(thinking-content-[0-9a-f]+|think)>\s*$/;
  * and the answer is what `node.completed` keeps, like Claude's thinking.
  */
 export function removeThinking(lines: SourceLine[]): SourceLine[] {
-  const open = lines.findIndex((l) => THINKING_OPEN.test(l.text));
+  const open = lines.findIndex((l) => l.text.charCodeAt(0) === 60 && THINKING_OPEN.test(l.text));
   if (open === -1) return lines;
   const tag = THINKING_OPEN.exec(lines[open].text)?.[1] ?? "";
   const close = lines.findIndex((l, i) => i > open && l.text.trim() === `</${tag}>`);

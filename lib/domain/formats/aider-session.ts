@@ -66,6 +66,8 @@ const REFLECTION_MESSAGES: [RegExp, Reflection][] = [
   [/^I ran this command:/, "test"],
   [/^I added these files to the chat/, "files"],
 ];
+/** First characters of the lines `readQuestionOrEnd` reads: `A`ttempt, `A`dd, `F`ix, `O`nly, `^`C. */
+const QUESTION_OR_END_STARTS = new Set([65, 70, 79, 94]);
 const PROMPT_COMMANDS = new Set(["ask", "code", "architect", "context"]);
 const EXIT_COMMANDS = new Set(["exit", "quit"]);
 const TRACKED_COMMANDS = new Set(["run", "test", "lint", "undo"]);
@@ -165,14 +167,15 @@ class AiderSession {
       const entry = entries[at];
       const text = entry.text;
       const usage = readUsage(text);
+      // Each pattern is tried only on a line that starts as it must (most console lines are a linter's).
       if (usage !== null) this.closeCall(entry, usage);
-      else if (APPLIED.test(text)) this.call?.applied.push(entry);
-      else if (OTHERS_APPLIED.test(text) && this.call !== undefined) this.call.othersApplied = entry;
-      else if (FAILED_BANNER.test(text)) at = this.readFailureReport(entries, at);
-      else if (NOT_CONFORMING.test(text)) at = this.readFormatError(entries, at);
+      else if (text.startsWith("Applied edit to ") && APPLIED.test(text)) this.call?.applied.push(entry);
+      else if (text.startsWith("# ") && OTHERS_APPLIED.test(text) && this.call !== undefined) this.call.othersApplied = entry;
+      else if (text.startsWith("# ") && FAILED_BANNER.test(text)) at = this.readFailureReport(entries, at);
+      else if (text.startsWith("The LLM ") && NOT_CONFORMING.test(text)) at = this.readFormatError(entries, at);
       else if (readCommit(text) !== null) this.emitCommit(entry);
-      else if (SHELL_RUNNING.test(text)) this.emitShell(entries, at);
-      else this.readQuestionOrEnd(entries, at, afterUser);
+      else if (text.startsWith("Running ") && SHELL_RUNNING.test(text)) this.emitShell(entries, at);
+      else if (QUESTION_OR_END_STARTS.has(text.charCodeAt(0))) this.readQuestionOrEnd(entries, at, afterUser);
     }
     for (const run of listLintRuns(entries)) {
       const args = { command: run.command };
@@ -266,8 +269,9 @@ class AiderSession {
     }
     call.usage = usage;
     call.closedAt = entry?.line ?? call.lines.at(-1)?.line ?? call.line;
-    call.edits = listEditBlocks(removeThinking(call.lines));
-    this.emitCall(call, entry);
+    const answer = removeThinking(call.lines);
+    call.edits = listEditBlocks(answer);
+    this.emitCall(call, entry, answer);
   }
 
   /** Settles the edits of the last call before another call or turn starts (an open reply is interrupted). */
@@ -279,8 +283,8 @@ class AiderSession {
     this.call = undefined;
   }
 
-  private emitCall(call: Call, entry: ToolEntry | undefined): void {
-    const answer = removeThinking(call.lines).map((l) => l.text).join("\n").trim();
+  private emitCall(call: Call, entry: ToolEntry | undefined, answerLines: SourceLine[]): void {
+    const answer = answerLines.map((l) => l.text).join("\n").trim();
     const raw = [...call.lines.map((l) => l.text), ...(entry === undefined ? [] : [entry.raw])].join("\n");
     const fields = {
       type: "node.completed",

@@ -18,6 +18,7 @@ import { mapAiderSession } from "./aider-session";
  * @example AIDER_HEADING.exec("# aider chat started at 2024-08-09 18:12:18")?.[1] // "2024-08-09 18:12:18"
  */
 export const AIDER_HEADING = /^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\s*$/;
+const HEADING_OPENING = "# aider chat started at ";
 
 /**
  * Maps a whole chat history. Each session (from one start header to the next)
@@ -48,7 +49,8 @@ export const AIDER_HEADING = /^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:
 export function parseAiderHistory(source: DocumentSource): ParseItem[] {
   const lines = splitSourceLines(source.text);
   const lineBreakMarks = hasLineBreakMarks(lines.map((l) => l.text));
-  const headers = lines.filter((l) => AIDER_HEADING.test(l.text));
+  // The literal start first: a regular expression call per line of the history costs more than the rest of the line's reading.
+  const headers = lines.filter((l) => l.text.startsWith(HEADING_OPENING) && AIDER_HEADING.test(l.text));
   const items: ParseItem[] = [];
   const firstText = lines.find((l) => l.text.trim() !== "");
   if (firstText !== undefined && (headers.length === 0 || firstText.line < headers[0].line)) {

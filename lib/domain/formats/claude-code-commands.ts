@@ -4,14 +4,15 @@
  * `Exit code N`), whether it ran at all, and a hash of its output that does
  * not change with the clock.
  */
-import { maskVolatileNumbers, normalizeLineEndings, sha256Hex } from "../protocol/hashes";
+import { isSpaceCode } from "./char-codes";
 
-const SEPARATORS = /&&|\|\||[;|\n&()]/;
+const SEPARATORS = /&&|\|\||[;|\n&()]/g;
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words that only launch the next one (`npx vitest`, `time pytest`). */
 const LAUNCHERS = new Set(["npx", "bunx", "time", "sudo", "exec", "command", "env"]);
 /** Two-word launchers (`uv run pytest`, `pnpm exec jest`, `python -m pytest`). */
 const TWO_WORD_LAUNCHERS = new Set(["uv run", "poetry run", "pipenv run", "pnpm exec", "pnpm dlx", "yarn dlx", "bundle exec", "python -m", "python3 -m"]);
+const TWO_WORD_LAUNCHER_HEADS = new Set([...TWO_WORD_LAUNCHERS].map((launcher) => launcher.split(" ")[0]));
 const TEST_BINARIES = new Set(["pytest", "vitest", "jest", "pre-commit"]);
 const PACKAGE_MANAGERS = new Set(["npm", "yarn", "pnpm", "bun"]);
 const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
@@ -30,34 +31,82 @@ const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
  * @example isVerifyCommand("mix test test/a_test.exs 2>&1 | tail -5") // true
  */
 export function isVerifyCommand(command: string): boolean {
-  return command.split(SEPARATORS).some((part) => isVerifyStep(part.trim().split(/\s+/)));
+  // Every word that makes a verification holds one of these (pytest, npm test, pre-commit, git commit, jest…).
+  if (!command.includes("test") && !command.includes("commit") && !command.includes("jest")) return false;
+  // Part by part, word by word, as far as needed: a command may carry a heredoc of thousands of words.
+  const separators = SEPARATORS;
+  separators.lastIndex = 0;
+  for (let from = 0; ; ) {
+    const found = separators.exec(command);
+    const end = found === null ? command.length : found.index;
+    if (isVerifyStep(new StepWords(command, from, end))) return true;
+    if (found === null) return false;
+    from = separators.lastIndex;
+  }
 }
 
-function isVerifyStep(words: string[]): boolean {
+/** The words of `text[from, end)` as `trim().split(/\s+/)` gives them, read on demand. */
+class StepWords {
+  private readonly words: string[] = [];
+  private at: number;
+
+  constructor(
+    private readonly text: string,
+    from: number,
+    private readonly end: number,
+  ) {
+    this.at = from;
+  }
+
+  get(index: number): string | undefined {
+    while (this.words.length <= index && this.readNext());
+    return this.words[index];
+  }
+
+  private readNext(): boolean {
+    const text = this.text;
+    let start = this.at;
+    while (start < this.end && isSpaceCode(text.charCodeAt(start))) start++;
+    if (start >= this.end) {
+      // A blank part splits into one empty word.
+      if (this.words.length === 0) this.words.push("");
+      this.at = this.end;
+      return false;
+    }
+    let stop = start + 1;
+    while (stop < this.end && !isSpaceCode(text.charCodeAt(stop))) stop++;
+    this.words.push(text.slice(start, stop));
+    this.at = stop;
+    return true;
+  }
+}
+
+function isVerifyStep(words: StepWords): boolean {
   let at = 0;
   for (;;) {
-    const word = words[at];
+    const word = words.get(at);
     if (word === undefined) return false;
     if (ENV_ASSIGNMENT.test(word) || LAUNCHERS.has(word)) at++;
-    else if (TWO_WORD_LAUNCHERS.has(`${word} ${words[at + 1] ?? ""}`)) at += 2;
+    else if (TWO_WORD_LAUNCHER_HEADS.has(word) && TWO_WORD_LAUNCHERS.has(`${word} ${words.get(at + 1) ?? ""}`)) at += 2;
     else break;
   }
-  const head = baseName(words[at]);
-  const next = words[at + 1];
+  const head = baseName(words.get(at) as string);
   if (TEST_BINARIES.has(head)) return true;
+  if (!PACKAGE_MANAGERS.has(head) && head !== "git" && !SUBCOMMANDS.has(head)) return false;
+  const next = words.get(at + 1);
   if (PACKAGE_MANAGERS.has(head) && next !== undefined) {
     if (next === "test" || TEST_BINARIES.has(next)) return true;
-    return next === "run" && /^test(?::|$)/.test(words[at + 2] ?? "");
+    return next === "run" && /^test(?::|$)/.test(words.get(at + 2) ?? "");
   }
   if (head === "git") return readGitSubcommand(words, at + 1) === "commit";
   return next !== undefined && (SUBCOMMANDS.get(head)?.has(next) ?? false);
 }
 
 /** The subcommand of `git [-C dir] [-c k=v] [--flag] <subcommand>`. */
-function readGitSubcommand(words: string[], from: number): string | undefined {
+function readGitSubcommand(words: StepWords, from: number): string | undefined {
   let at = from;
-  while (at < words.length && words[at].startsWith("-")) at += words[at] === "-C" || words[at] === "-c" ? 2 : 1;
-  return words[at];
+  for (let word = words.get(at); word !== undefined && word.startsWith("-"); word = words.get(at)) at += word === "-C" || word === "-c" ? 2 : 1;
+  return words.get(at);
 }
 
 function baseName(word: string): string {
@@ -90,41 +139,4 @@ export function isWithoutOutcome(text: string, toolUseResult: unknown): boolean 
   return NOT_RUN_PREFIXES.some((prefix) => start.startsWith(prefix));
 }
 
-// Volatile parts of tool output beyond what `maskVolatileNumbers` covers:
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
-const ISO_TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
-const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
-// `0m12.09s`, `1h02m03s`: the unit-glued parts `maskVolatileNumbers` cannot see.
-const COMPOUND_DURATION = /\b(?:\d+h)?\d+m\d+(?:\.\d+)?s\b/g;
-// Git shas, task and object ids: hex words of 7+ characters with a digit and a letter
-// (checked on the match: two lookaheads at every word boundary cost more than the rest).
-const HEX_WORD = /\b[0-9a-f]{7,64}\b/g;
-const maskHexId = (word: string): string => (/\d/.test(word) && /[a-f]/.test(word) ? "<hex>" : word);
-const SEED = /\b(seed[:=]?\s*)\d+/gi;
-const PROCESS_ID = /\b(pid[:=]?\s*)\d+|<\d+\.\d+\.\d+>/gi;
-
-/**
- * Tool output with what changes between two runs of the same command masked:
- * UUIDs, timestamps and clock times, durations (`0m12.09s`, `120ms`), `0x`
- * addresses, hex ids (git shas, background task ids), random seeds and
- * process ids. Counts (tests, failures, files) are kept: a changing count is
- * progress (`real-traces/README.md`, lesson 2).
- *
- * @example maskToolOutput("done in 0m12.09s at 15:19:35.486") // "done in # at <time>"
- */
-export function maskToolOutput(text: string): string {
-  // Each pass runs only when the text holds the character its pattern needs.
-  let masked = text.includes("-") ? text.replace(UUID, "<uuid>") : text;
-  if (masked.includes(":")) masked = masked.replace(ISO_TIMESTAMP, "<ts>").replace(CLOCK_TIME, "<time>");
-  masked = masked.replace(COMPOUND_DURATION, "#").replace(HEX_WORD, maskHexId);
-  if (/seed/i.test(masked)) masked = masked.replace(SEED, "$1#");
-  if (/pid|<\d/i.test(masked)) {
-    masked = masked.replace(PROCESS_ID, (match: string, prefix: string | undefined) => (prefix === undefined ? "<pid>" : `${prefix}#`));
-  }
-  return maskVolatileNumbers(masked);
-}
-
-/** The output hash of a tool result: SHA-256 of its masked text, line endings normalised, trailing space trimmed. */
-export function hashToolOutput(text: string): string {
-  return sha256Hex(maskToolOutput(normalizeLineEndings(text)).trimEnd());
-}
+export { hashToolOutput, maskToolOutput } from "./output-mask";

@@ -20,6 +20,7 @@ import {
 import { buildToolEvents, type PendingToolCall } from "./claude-code-tools";
 
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
+import { omitUndefinedWithGraph } from "./omit-undefined";
 
 /** A record of the session whose envelope was read. */
 export interface ClaudeRecord {
@@ -236,12 +237,12 @@ export class ClaudeCodeSession {
       graph: { nodes: [{ id: MAIN_NODE, label: "main agent" }] },
       budgets: SESSION_BUDGETS,
     };
-    out.push(toParseItem(dropUndefined(event), { ...this.first, format: "claude-code" }));
+    out.push(toParseItem(omitUndefinedWithGraph(event), { ...this.first, format: "claude-code" }));
   }
 
   private emit(event: Record<string, unknown>, origin: Origin, out: ParseItem[]): void {
     this.start(out);
-    out.push(toParseItem(dropUndefined(event), { line: origin.line, raw: origin.raw, sourceType: origin.sourceType, format: "claude-code" }));
+    out.push(toParseItem(omitUndefinedWithGraph(event), { line: origin.line, raw: origin.raw, sourceType: origin.sourceType, format: "claude-code" }));
   }
 }
 
@@ -262,9 +263,3 @@ function readTaskInput(input: unknown): { prompt?: string; description?: string;
   };
 }
 
-function dropUndefined<T extends Record<string, unknown>>(event: T): T {
-  for (const key of Object.keys(event)) if (event[key] === undefined) delete event[key];
-  const graph = event.graph as { nodes?: Record<string, unknown>[] } | undefined;
-  for (const node of graph?.nodes ?? []) for (const key of Object.keys(node)) if (node[key] === undefined) delete node[key];
-  return event;
-}

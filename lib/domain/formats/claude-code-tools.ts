@@ -46,11 +46,14 @@ const EDIT_TOOLS = new Set(["Edit", "MultiEdit", "Write"]);
  */
 export function buildToolEvents(runId: string, call: PendingToolCall, outcome: ToolOutcome): Record<string, unknown>[] {
   const id = `${call.uuid}:${call.index}`;
-  const base = { v: 1, runId, ts: call.ts, node: call.node };
   const durationMs = Date.parse(outcome.ts) - Date.parse(call.ts);
+  // Written out rather than spread from a common base: events are built for every call, and a spread costs more.
   const events: Record<string, unknown>[] = [
     {
-      ...base,
+      v: 1,
+      runId,
+      ts: call.ts,
+      node: call.node,
       id,
       type: "tool.called",
       tool: call.name,
@@ -86,7 +89,9 @@ export function buildToolEvents(runId: string, call: PendingToolCall, outcome: T
   }
   if (EDIT_TOOLS.has(call.name) && !outcome.isError && isJsonObject(outcome.toolUseResult)) {
     const diff = buildEditDiff(outcome.toolUseResult, call.input);
-    if (diff !== null) events.push({ ...base, id: `${id}:diff`, type: "artifact.diff", ...diff, toolUseId: call.toolUseId });
+    if (diff !== null) {
+      events.push({ v: 1, runId, ts: call.ts, node: call.node, id: `${id}:diff`, type: "artifact.diff", ...diff, toolUseId: call.toolUseId });
+    }
   }
   return events;
 }

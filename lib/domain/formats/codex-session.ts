@@ -6,6 +6,7 @@
 import type { ParseItem } from "./types";
 import { readObject, readString } from "./foreign-envelope";
 import { toParseItem } from "./parsed-event";
+import { omitUndefined } from "./omit-undefined";
 import { cutTitle } from "./claude-code-records";
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import { readArguments, readContentText, readPromptText, readTokenCount, requireStrings, type CallTokens } from "./codex-records";
@@ -258,7 +259,7 @@ export class CodexSession {
       originator: this.meta?.originator,
       cliVersion: this.meta?.cliVersion,
     };
-    out.push(toParseItem(dropUndefined(event), { ...origin, format: "codex" }));
+    out.push(toParseItem(omitUndefined(event), { ...origin, format: "codex" }));
   }
 
   private emitAll(events: ToolEvent[], out: ParseItem[]): void {
@@ -267,7 +268,7 @@ export class CodexSession {
 
   private emit(event: Record<string, unknown>, origin: RecordOrigin, out: ParseItem[]): void {
     this.start(out);
-    out.push(toParseItem(dropUndefined(event), { line: origin.line, raw: origin.raw, sourceType: origin.sourceType, format: "codex" }));
+    out.push(toParseItem(omitUndefined(event), { line: origin.line, raw: origin.raw, sourceType: origin.sourceType, format: "codex" }));
   }
 
   private fail(rec: CodexRecord, message: string, out: ParseItem[]): void {
@@ -279,7 +280,3 @@ function originOf(rec: CodexRecord): RecordOrigin {
   return { line: rec.line, raw: rec.raw, sourceType: rec.itemType ?? rec.type, ts: rec.ts };
 }
 
-function dropUndefined<T extends Record<string, unknown>>(event: T): T {
-  for (const key of Object.keys(event)) if (event[key] === undefined) delete event[key];
-  return event;
-}

@@ -164,7 +164,8 @@ export class CodexTools {
     const code = call.end?.exitCode ?? exitCode;
     const output = call.chunks.join("");
     const hashed = code !== undefined && code !== 0 ? `Exit code ${code}\n${output}` : output;
-    const events = [this.buildToolCalled(call, code === 0, hashed, origin, { exitCode: code, polls: call.polls })];
+    const polled = call.polls === 0 ? {} : { polls: call.polls };
+    const events = [this.buildToolCalled(call, code === 0, hashed, origin, { exitCode: code, ...polled })];
     if (call.command !== undefined && code !== undefined && isVerifyCommand(call.command)) {
       const verifyOrigin = call.end?.origin ?? origin;
       const event = buildVerifyEvent({
@@ -215,7 +216,6 @@ export class CodexTools {
       callId: call.callId,
       turnId: call.turnId,
     };
-    if (event.polls === 0) delete event.polls;
     return { event, origin: call.origin };
   }
 

@@ -36,6 +36,10 @@ export interface SplitLinesOptions {
   startOffset?: number;
 }
 
+// One decoder for every splitter (it decodes whole lines, never a stream, so it keeps no state between
+// calls): each one made costs a native converter that only a full garbage collection frees.
+const LINE_DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const ENCODER = new TextEncoder();
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 const SPACE = 32;
@@ -49,8 +53,8 @@ const TAB = 9;
 export class LineSplitter {
   private readonly maxLineBytes: number;
   private readonly emitUnterminatedLast: boolean;
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  private readonly encoder = new TextEncoder();
+  private readonly decoder = LINE_DECODER;
+  private readonly encoder = ENCODER;
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   /** Bytes of an over-long line seen so far; -1 while not discarding. */
@@ -84,13 +88,16 @@ export class LineSplitter {
     const bytes = typeof chunk === "string" ? this.encoder.encode(chunk) : chunk;
     const length = bytes.length;
     let start = 0;
+    // The chunk's next NUL byte, found once for all its lines rather than searched line by line.
+    let nul = bytes.indexOf(0);
     while (start < length) {
       const newline = bytes.indexOf(NEWLINE, start);
       if (newline === -1) {
         this.hold(bytes, start, length);
         break;
       }
-      this.completeLine(bytes, start, newline, this.offset + newline + 1, out);
+      if (nul !== -1 && nul < start) nul = bytes.indexOf(0, start);
+      this.completeLine(bytes, start, newline, this.offset + newline + 1, out, nul === -1 || nul >= newline);
       start = newline + 1;
     }
     this.offset += length;
@@ -135,6 +142,8 @@ export class LineSplitter {
     end: number,
     endOffset: number,
     out: LineItem[],
+    /** `bytes[start, end)` is known to hold no NUL byte. */
+    noNul = false,
   ): void {
     const line = this.lineNumber++;
     if (this.discardedBytes >= 0) {
@@ -146,7 +155,8 @@ export class LineSplitter {
       return;
     }
     let lineBytes = bytes.subarray(start, end);
-    if (this.pendingBytes > 0) lineBytes = this.takePending(lineBytes);
+    const joined = this.pendingBytes > 0;
+    if (joined) lineBytes = this.takePending(lineBytes);
     let length = lineBytes.length;
     if (length > 0 && lineBytes[length - 1] === CARRIAGE_RETURN) length--;
     if (length === 0) return;
@@ -157,7 +167,8 @@ export class LineSplitter {
     const from = line === this.bomLine && hasBom(lineBytes) ? 3 : 0;
     if (from >= length) return;
     // A NUL is never text (a crash's zero-filled block, binary pasted into a log): this line alone is refused.
-    const nul = lineBytes.subarray(0, length).indexOf(0, from);
+    // (Held bytes of earlier chunks are searched too: only this chunk's part is known to be clean.)
+    const nul = noNul && !joined ? -1 : lineBytes.subarray(0, length).indexOf(0, from);
     if (nul !== -1) {
       out.push({ line, error: `line holds a NUL byte (byte ${formatCount(nul - from + 1)} of the line): binary data, not text`, endOffset });
       return;

@@ -5,6 +5,7 @@
  */
 import type { ParseItem } from "./types";
 import { toParseItem } from "./parsed-event";
+import { omitUndefined } from "./omit-undefined";
 import { cutTitle } from "./claude-code-records";
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import {
@@ -224,9 +225,8 @@ class HistoryMapper {
 
   /** Validates and records an event; `from` null = stated by the instance outside its history (`sourceType` names the field). */
   private emit(event: Record<string, unknown>, from: OpenHandsEvent | null, sourceType = "instance"): void {
-    for (const key of Object.keys(event)) if (event[key] === undefined) delete event[key];
     this.out.push(
-      toParseItem(event, {
+      toParseItem(omitUndefined(event), {
         line: this.ctx.line,
         record: from?.record ?? null,
         raw: from !== null ? () => from.raw : this.ctx.instanceRaw,

@@ -9,6 +9,7 @@
 import { describeJsonType, isJsonObject } from "./json-line";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { mustBe } from "./protocol-fields";
+import { defineLazyRaw } from "./lazy-raw";
 import { parseIsoTimestamp } from "./timestamp";
 
 /** One history event whose envelope was read. */
@@ -59,8 +60,7 @@ export function readHistoryEvent(value: unknown, index: number): OpenHandsEvent 
     return `${record}: ${mustBe("observation", "a string", observation)}`;
   }
   const cause = readNumber(value.cause);
-  let raw: string | undefined;
-  return {
+  const event = {
     id,
     ts,
     source: readString(value.source),
@@ -69,11 +69,9 @@ export function readHistoryEvent(value: unknown, index: number): OpenHandsEvent 
     cause: cause !== undefined && Number.isSafeInteger(cause) ? cause : undefined,
     body: value,
     record,
-    // Serialised again only when read (see `EventOrigin.raw`).
-    get raw() {
-      return (raw ??= JSON.stringify(value));
-    },
   };
+  // Serialised again only when read (see `EventOrigin.raw`).
+  return defineLazyRaw(event, () => JSON.stringify(value));
 }
 
 /** The type the source itself used: `action:run`, `observation:edit`. */

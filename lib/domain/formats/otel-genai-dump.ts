@@ -9,6 +9,8 @@ import { isJsonObject, parseJsonValue } from "./json-line";
 import { mustBe } from "./protocol-fields";
 import type { ParseError, ParseItem } from "./types";
 import { mapGenAiSpans } from "./otel-genai-map";
+import { defineLazyRaw } from "./lazy-raw";
+import { isSpaceCode } from "./char-codes";
 import {
   describeValue,
   readIntegerId,
@@ -33,14 +35,16 @@ export const OTEL_SPAN_DUMP: JsonDocumentFormat = {
     return isJsonObject(first) && isJsonObject(first.context) && "start_time" in first;
   },
   parse(value, source): ParseItem[] {
-    // JSON.parse rounds the dump's 64- and 128-bit ids: read them again from the text, as digits.
-    const exact = readWithExactIds(source.text);
+    // JSON.parse rounds the dump's 64- and 128-bit ids: read them again from the text, as digits
+    // (unless the caller parsed the text with its ids quoted already).
+    const exact = source.idsQuoted === true ? value : readWithExactIds(source.text);
     const { spans, errors } = readSpanDump(exact !== undefined && OTEL_SPAN_DUMP.matches(exact) ? exact : value);
     return [...errors, ...mapGenAiSpans(spans, { format: "otel-genai", line: null })];
   },
 };
 
 const INTEGER_ID = /(?<!\\)("(?:trace_id|span_id)"\s*:\s*)(\d+)/g;
+const INTEGER_ID_END = /_id"\s*:\s*\d/;
 
 /**
  * The document with every `trace_id`/`span_id` integer quoted, so that it
@@ -50,6 +54,48 @@ const INTEGER_ID = /(?<!\\)("(?:trace_id|span_id)"\s*:\s*)(\d+)/g;
 export function readWithExactIds(text: string): unknown {
   const parsed = parseJsonValue(text.replace(INTEGER_ID, '$1"$2"'));
   return parsed.ok ? parsed.value : undefined;
+}
+
+/**
+ * The text as `readWithExactIds` parses it (every `trace_id`/`span_id`
+ * integer quoted), or undefined when it names no such id or one written with
+ * a leading zero: only then is the quoted text valid JSON exactly when the
+ * text is, and parses to the same value but for those ids, so that one
+ * parse serves both to tell the document's shape and to read a dump.
+ */
+export function quoteIntegerIds(text: string): string | undefined {
+  // Every id to quote ends `_id": <digit>`: a quick test for that spares other documents the scan.
+  if (!INTEGER_ID_END.test(text)) return undefined;
+  // `text.replace(INTEGER_ID, '$1"$2"')`, found from the `_id"` of each key rather than by trying the
+  // pattern (which starts with a lookbehind) at every position.
+  let out = "";
+  let copied = 0;
+  for (let at = text.indexOf('_id"'); at !== -1; at = text.indexOf('_id"', at + 1)) {
+    const start = text.startsWith('"trace', at - 6) ? at - 6 : text.startsWith('"span', at - 5) ? at - 5 : -1;
+    if (start < copied || (start > 0 && text.charCodeAt(start - 1) === 92)) continue;
+    let digits = skipSpaces(text, at + 4);
+    if (text.charCodeAt(digits) !== 58) continue;
+    digits = skipSpaces(text, digits + 1);
+    let end = digits;
+    while (end < text.length && isDigitCode(text.charCodeAt(end))) end++;
+    if (end === digits) continue;
+    // A leading zero: the quoted text would parse where the text does not.
+    if (end - digits > 1 && text.charCodeAt(digits) === 48) return undefined;
+    out += `${text.slice(copied, digits)}"${text.slice(digits, end)}"`;
+    copied = end;
+    at = end - 1;
+  }
+  return copied === 0 ? undefined : out + text.slice(copied);
+}
+
+function skipSpaces(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && isSpaceCode(text.charCodeAt(at))) at++;
+  return at;
+}
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** The spans of a dump, and a problem naming the field for each span left out. */
@@ -65,28 +111,42 @@ export function readSpanDump(doc: unknown): { spans: GenAiSpan[]; errors: ParseE
     return { spans: [], errors };
   }
   const spans: GenAiSpan[] = [];
+  const ids = new IdReader();
   doc.spans.forEach((source: unknown, i: number) => {
-    const span = readDumpSpan(source, `spans[${i}]`);
+    const span = readDumpSpan(source, `spans[${i}]`, ids);
     if (typeof span === "string") fail(span);
     else spans.push(span);
   });
   return { spans, errors };
 }
 
+/** `readIntegerId`, remembered per value: every span of a trace repeats its trace id, and parents their span ids. */
+class IdReader {
+  private readonly traces = new Map<unknown, ReturnType<typeof readIntegerId>>();
+  private readonly spans = new Map<unknown, ReturnType<typeof readIntegerId>>();
+
+  read(value: unknown, kind: "trace" | "span"): ReturnType<typeof readIntegerId> {
+    const known = kind === "trace" ? this.traces : this.spans;
+    let id = known.get(value);
+    if (id === undefined) known.set(value, (id = readIntegerId(value, kind)));
+    return id;
+  }
+}
+
 /** One span of the dump, or the first problem with it. */
-function readDumpSpan(source: unknown, at: string): GenAiSpan | string {
+function readDumpSpan(source: unknown, at: string, ids: IdReader): GenAiSpan | string {
   if (!isJsonObject(source)) return mustBe(at, "an object", source);
   if (!isJsonObject(source.context)) return missingOr(`${at}.context`, source.context, "an object");
-  const traceId = readIntegerId(source.context.trace_id, "trace");
+  const traceId = ids.read(source.context.trace_id, "trace");
   if (typeof traceId !== "string") return problemOf(`${at}.context.trace_id`, source.context.trace_id, traceId.problem);
-  const spanId = readIntegerId(source.context.span_id, "span");
+  const spanId = ids.read(source.context.span_id, "span");
   if (typeof spanId !== "string") return problemOf(`${at}.context.span_id`, source.context.span_id, spanId.problem);
   let parentSpanId: string | null = null;
   const parent = source.parent;
   if (parent !== null && parent !== undefined) {
     if (!isJsonObject(parent)) return mustBe(`${at}.parent`, "an object or null", parent);
     if (parent.span_id !== null && parent.span_id !== undefined) {
-      const id = readIntegerId(parent.span_id, "span");
+      const id = ids.read(parent.span_id, "span");
       if (typeof id !== "string") return problemOf(`${at}.parent.span_id`, parent.span_id, id.problem);
       parentSpanId = id;
     }
@@ -100,7 +160,7 @@ function readDumpSpan(source: unknown, at: string): GenAiSpan | string {
   }
   const status = isJsonObject(source.status) ? source.status : {};
   const description = status.description;
-  return {
+  const span = {
     traceId,
     spanId,
     parentSpanId,
@@ -110,8 +170,9 @@ function readDumpSpan(source: unknown, at: string): GenAiSpan | string {
     status: readStatusCode(status.status_code),
     ...(typeof description === "string" && description !== "" ? { statusMessage: description } : {}),
     attributes: (source.attributes ?? {}) as Record<string, SpanAttributeValue>,
-    raw: JSON.stringify(source),
   };
+  // The span's JSON, made when first read (storing reads it; detecting does not).
+  return defineLazyRaw(span, () => JSON.stringify(source));
 }
 
 /** The Python SDK's `StatusCode` as written (`ok`, `OK`, `STATUS_CODE_OK`, …); anything else is unset. */

@@ -7,6 +7,7 @@
 import type { SourceFormat } from "../protocol/types";
 import type { ParseItem } from "./types";
 import { toParseItem } from "./parsed-event";
+import { omitUndefinedWithGraph } from "./omit-undefined";
 import { SESSION_BUDGETS, MAIN_NODE } from "./agent-budgets";
 import { cutTitle } from "./claude-code-records";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
@@ -83,7 +84,8 @@ export function mapGenAiSpans(spans: readonly GenAiSpan[], origin: GenAiOrigin):
   for (const tree of traces.values()) if (tree.hasGenAiSpans()) mapTrace(tree, pending);
   pending.sort((a, b) => a.tsMs - b.tsMs || a.rank - b.rank || a.from.span.startMs - b.from.span.startMs || compare(a.event.id, b.event.id));
   for (const p of pending) {
-    const item = toParseItem(dropUndefined(p.event), { line: origin.line, record: null, raw: p.from.span.raw, sourceType: p.from.operation, format: origin.format });
+    const span = p.from.span;
+    const item = toParseItem(omitUndefinedWithGraph(p.event), { line: origin.line, record: null, raw: () => span.raw, sourceType: p.from.operation, format: origin.format });
     if (item.kind === "error") item.message = `span ${p.from.span.spanId} (${p.from.operation}): ${item.message}`;
     out.push(item);
   }
@@ -122,7 +124,10 @@ function pushRunStarted(tree: TraceTree, mains: TraceSpan[], out: Pending[]): vo
   if (anchor === undefined) return;
   const agentName = mains.map((m) => readText(m.span, "gen_ai.agent.name")).find((name) => name !== undefined);
   const prompts = [...mains, ...genAi.filter((s) => s.kind === "model").sort((a, b) => a.span.startMs - b.span.startMs)];
-  const title = prompts.map((s) => readUserPrompt(s.span)).find((text) => text !== undefined) ?? agentName;
+  // The first prompt found: each model call's messages hold the whole conversation so far, so read no more than needed.
+  let prompt: string | undefined;
+  for (let i = 0; i < prompts.length && prompt === undefined; i++) prompt = readUserPrompt(prompts[i].span);
+  const title = prompt ?? agentName;
   const event = {
     v: 1,
     id: `${tree.traceId}:run.started`,
@@ -177,10 +182,13 @@ function buildToolCall(runId: string, entry: TraceSpan, node: string): Pending[]
   const tool = readToolName(span);
   const args = readToolArgs(span);
   const output = readToolOutput(span);
-  const base = { v: 1, runId, ts: isoOf(span.endMs), node };
+  const ts = isoOf(span.endMs);
   const toolCallId = readText(span, "gen_ai.tool.call.id");
   const event = {
-    ...base,
+    v: 1,
+    runId,
+    ts,
+    node,
     id: `${span.spanId}:tool`,
     type: "tool.called",
     tool: tool ?? "",
@@ -199,7 +207,7 @@ function buildToolCall(runId: string, entry: TraceSpan, node: string): Pending[]
   const command = readShellCommand(args);
   if (command !== undefined && output !== undefined && isVerifyCommand(command)) {
     const verify = buildVerifyEvent({
-      runId, id: `${span.spanId}:verify`, ts: base.ts, node, command, output,
+      runId, id: `${span.spanId}:verify`, ts, node, command, output,
       failed: span.status === "error", extra: toolCallId === undefined ? undefined : { toolCallId },
     });
     events.push({ event: verify, tsMs: span.endMs, rank: 4, from: entry });
@@ -245,9 +253,3 @@ function compare(a: unknown, b: unknown): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
-function dropUndefined(event: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(event)) if (event[key] === undefined) delete event[key];
-  const graph = event.graph as { nodes?: Record<string, unknown>[] } | undefined;
-  for (const node of graph?.nodes ?? []) for (const key of Object.keys(node)) if (node[key] === undefined) delete node[key];
-  return event;
-}

@@ -32,7 +32,10 @@ export interface GenAiSpan {
   statusMessage?: string;
   /** The span's attributes, keys as written (`gen_ai.operation.name`, …). */
   attributes: Record<string, SpanAttributeValue>;
-  /** The span as its source wrote it, as JSON text: the `raw` of the events it gives. */
+  /**
+   * The span as its source wrote it, as JSON text: the `raw` of the events it
+   * gives (a dump's spans serialise it when first read: detecting never does).
+   */
   raw: string;
 }
 

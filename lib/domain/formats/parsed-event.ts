@@ -6,6 +6,7 @@
 import type { SourceFormat } from "../protocol/types";
 import type { ParsedEvent, ParseError } from "./types";
 import { checkEvent } from "./protocol";
+import { defineLazyRaw } from "./lazy-raw";
 
 export interface EventOrigin {
   line: number | null;
@@ -26,29 +27,20 @@ export function toParseItem(event: Record<string, unknown>, origin: EventOrigin)
   const checked = checkEvent(event, true);
   if (!checked.ok) return { kind: "error", line: origin.line, message: checked.message };
   const raw = origin.raw;
-  const item: ParsedEvent = {
-    kind: "event",
-    event: checked.event,
-    line: origin.line,
-    ...(origin.record != null ? { record: origin.record } : {}),
-    raw: typeof raw === "string" ? raw : "",
-    sourceType: origin.sourceType,
-    format: origin.format,
-    tsMs: checked.tsMs,
-  };
-  if (typeof raw !== "string") defineLazyRaw(item, raw);
-  return item;
+  if (typeof raw !== "string") return makeLazyRawItem(checked.event, checked.tsMs, origin, raw);
+  const record = origin.record;
+  return record != null
+    ? { kind: "event", event: checked.event, line: origin.line, record, raw, sourceType: origin.sourceType, format: origin.format, tsMs: checked.tsMs }
+    : { kind: "event", event: checked.event, line: origin.line, raw, sourceType: origin.sourceType, format: origin.format, tsMs: checked.tsMs };
 }
 
-/** Makes `item.raw` a memoised getter over `make` (enumerable, so the item still compares and spreads as data). */
-function defineLazyRaw(item: ParsedEvent, make: () => string): void {
-  let text: string | undefined;
-  Object.defineProperty(item, "raw", {
-    enumerable: true,
-    configurable: true,
-    get: () => (text ??= make()),
-    set: (value: string) => {
-      text = value;
-    },
-  });
+/** An item whose `raw` is made by `make` when first read (see `defineLazyRaw`), in the key order of the other items. */
+function makeLazyRawItem(event: ParsedEvent["event"], tsMs: number, origin: EventOrigin, make: () => string): ParsedEvent {
+  const record = origin.record;
+  const item: Partial<ParsedEvent> = record != null ? { kind: "event", event, line: origin.line, record } : { kind: "event", event, line: origin.line };
+  defineLazyRaw(item, make);
+  item.sourceType = origin.sourceType;
+  item.format = origin.format;
+  item.tsMs = tsMs;
+  return item as ParsedEvent;
 }

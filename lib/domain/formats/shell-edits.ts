@@ -18,6 +18,9 @@ export interface ShellChanges {
 const SEPARATORS = /&&|\|\||[;|\n&]/;
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/g;
 const WRITERS = new Set(["cat", "echo", "printf"]);
+/** The commands `readStep` reads anything from. */
+const STEP_HEADS = new Set(["git", "sed", "perl", "tee", ...WRITERS]);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * The changes a command makes, from its words.
@@ -28,8 +31,10 @@ const WRITERS = new Set(["cat", "echo", "printf"]);
 export function readShellChanges(command: string): ShellChanges {
   const changes: ShellChanges = { edited: [], reverted: [], revertsAll: false };
   for (const part of stripHeredocBodies(command).split(SEPARATORS)) {
-    const words = splitWords(part.trim());
-    if (words.length > 0) readStep(words, changes);
+    const text = part.trim();
+    // Most steps run a command that edits nothing: their first words tell, without splitting the rest.
+    const head = splitWords(text, true).at(-1);
+    if (head !== undefined && STEP_HEADS.has(head)) readStep(splitWords(text), changes);
   }
   changes.edited = [...new Set(changes.edited)];
   changes.reverted = [...new Set(changes.reverted)];
@@ -38,7 +43,7 @@ export function readShellChanges(command: string): ShellChanges {
 
 function readStep(words: string[], changes: ShellChanges): void {
   let at = 0;
-  while (at < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at])) at++;
+  while (at < words.length && ASSIGNMENT.test(words[at])) at++;
   const head = words[at];
   const args = words.slice(at + 1);
   if (head === undefined) return;
@@ -128,8 +133,12 @@ function stripHeredocBodies(command: string): string {
   return kept.join("\n").replace(HEREDOC, "");
 }
 
-/** Shell words with simple quoting (single and double quotes, backslash escapes). */
-function splitWords(text: string): string[] {
+/**
+ * Shell words with simple quoting (single and double quotes, backslash
+ * escapes); with `untilHead`, only up to the first word that is not a
+ * variable assignment (the step's command).
+ */
+function splitWords(text: string, untilHead = false): string[] {
   const words: string[] = [];
   let word = "";
   let inWord = false;
@@ -147,7 +156,10 @@ function splitWords(text: string): string[] {
       word += text[++i];
       inWord = true;
     } else if (c === " " || c === "\t") {
-      if (inWord) words.push(word);
+      if (inWord) {
+        words.push(word);
+        if (untilHead && !ASSIGNMENT.test(word)) return words;
+      }
       word = "";
       inWord = false;
     } else {
@@ -170,6 +182,7 @@ export function buildShellChangeEvents(
   command: string,
 ): Record<string, unknown>[] {
   const changes = readShellChanges(command);
+  if (!changes.revertsAll && changes.reverted.length === 0 && changes.edited.length === 0) return [];
   const common = { v: 1, runId: base.runId, ts: base.ts, ...(base.node !== undefined ? { node: base.node } : {}) };
   const events: Record<string, unknown>[] = [];
   if (changes.revertsAll || changes.reverted.length > 0) {

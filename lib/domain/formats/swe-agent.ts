@@ -13,6 +13,7 @@ import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { describeJsonType, isJsonObject } from "./json-line";
 import { toParseItem } from "./parsed-event";
+import { withDefinedFields } from "./omit-undefined";
 import { MAX_ID_LENGTH } from "./protocol";
 import { mustBe } from "./protocol-fields";
 import { formatIsoTimestamp } from "./timestamp";
@@ -123,7 +124,8 @@ function mapStep(doc: DocumentEvents, s: Step): void {
   const durationMs = readNumber(s.step.execution_time);
   doc.emit({ id: `${id}:call`, ts, type: "node.completed", node: MAIN_NODE, output: response === undefined ? undefined : { final: response } }, origin);
   if (s.action === "" || EXIT_ACTION.test(s.action)) return;
-  const words = s.action.split(/\s+/);
+  // The first three words are all that is read (an edit's action may carry a whole file).
+  const words = s.action.split(/\s+/, 3);
   const tool = ACI_COMMANDS.has(words[0]) ? words[0] : "bash";
   const failed = FAILURE_TEXT.test(s.observation) ? true : undefined;
   doc.emit({
@@ -254,13 +256,14 @@ export class DocumentEvents {
       budgets: SESSION_BUDGETS,
       ...extra,
     };
-    this.emit(event, { record: null, raw: JSON.stringify(task), sourceType: "task" });
+    // Serialised when something reads `raw` (storing does; detecting does not).
+    this.emit(event, { record: null, raw: task === undefined ? JSON.stringify(task) : () => JSON.stringify(task), sourceType: "task" });
   }
 
   /** The final `info.submission` as an `artifact.diff`, then `run.completed` when the run's end is known. */
   finish(tsMs: number, info: Record<string, unknown> | null, end: { terminalStatus: string; stopReason: string } | null): void {
     if (info === null) return;
-    const origin = { record: null, raw: JSON.stringify(info), sourceType: "info" };
+    const origin = { record: null, raw: () => JSON.stringify(info), sourceType: "info" };
     const ts = formatIsoTimestamp(tsMs);
     const patch = readString(info.submission);
     if (patch !== undefined && patch.trim() !== "") {
@@ -270,9 +273,8 @@ export class DocumentEvents {
   }
 
   emit(event: Record<string, unknown>, origin: { record: string | null; raw: string | (() => string); sourceType: string }): void {
-    const full: Record<string, unknown> = { v: 1, runId: this.runId, ...event };
-    for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
-    this.out.push(toParseItem(full, { line: null, ...origin, format: this.format }));
+    const full = withDefinedFields({ v: 1, runId: this.runId }, event);
+    this.out.push(toParseItem(full, { line: null, record: origin.record, raw: origin.raw, sourceType: origin.sourceType, format: this.format }));
   }
 }
 

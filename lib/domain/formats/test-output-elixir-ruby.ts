@@ -39,7 +39,8 @@ function readExUnitSummary(line: string): { failed: number; passed: number } | n
  */
 export function parseExUnit(lines: readonly string[]): RunnerFinding | null {
   const found = new FindingBuilder("exunit");
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const summary = readExUnitSummary(line);
     if (summary !== null) {
       found.count(index, summary.failed, summary.passed);
@@ -74,7 +75,8 @@ const RSPEC_SECTION = /^(Failures|Failed examples|Finished in|Pending)\b/;
 export function parseRspec(lines: readonly string[]): RunnerFinding | null {
   const found = new FindingBuilder("rspec");
   let inFailures = false;
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const summary = RSPEC_SUMMARY.exec(line);
     if (summary !== null) {
       const pending = Number(RSPEC_PENDING.exec(summary[3])?.[1] ?? 0);

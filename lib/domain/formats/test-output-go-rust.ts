@@ -20,7 +20,8 @@ export function parseGoTest(lines: readonly string[]): RunnerFinding | null {
   const found = new FindingBuilder("go");
   let passes = 0;
   let failsInPackage = 0;
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const fail = GO_FAIL.exec(line);
     if (fail !== null) {
       found.anchor(index);
@@ -60,7 +61,8 @@ const PARENTHESISED = / \([^)]*\)/g;
 export function parseCargoTest(lines: readonly string[]): RunnerFinding | null {
   const found = new FindingBuilder("cargo");
   let inFailureList = false;
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     if (inFailureList) {
       const item = CARGO_FAILURE_ITEM.exec(line);
       if (item !== null) {

@@ -21,7 +21,8 @@ export function parseVitest(lines: readonly string[]): RunnerFinding | null {
   let tests: Tally | null = null;
   let files: Tally | null = null;
   let header: Tally | null = null;
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const summary = VITEST_SUMMARY.exec(line);
     const counts = summary === null ? null : readCounts(summary[2], " | ");
     if (summary !== null && counts !== null) {
@@ -65,7 +66,8 @@ export function parseJest(lines: readonly string[]): RunnerFinding | null {
   const failedFiles = new Set<string>();
   let tests: Tally | null = null;
   let suites: Tally | null = null;
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const summary = JEST_SUMMARY.exec(line);
     const counts = summary === null ? null : summary[2] === undefined ? new Map<string, number>() : readCounts(summary[2], ", ");
     if (summary !== null && counts !== null) {

@@ -43,10 +43,11 @@ const MAX_SCAN_CHARS = 1024 * 1024;
 
 function toLines(text: string): string[] {
   const scanned = text.length > MAX_SCAN_CHARS ? `${text.slice(0, MAX_SCAN_CHARS / 2)}\n${text.slice(-MAX_SCAN_CHARS / 2)}` : text;
-  return scanned
-    .replace(ANSI, "")
-    .split(LINE_BREAK)
-    .map((line) => (line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line).trimEnd());
+  // Each step only when the text holds what it acts on (most outputs have no escape codes and no CR).
+  const plain = scanned.includes("\u001b") ? scanned.replace(ANSI, "") : scanned;
+  return (plain.includes("\r") ? plain.split(LINE_BREAK) : plain.split("\n")).map((line) =>
+    (line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line).trimEnd(),
+  );
 }
 
 /**

@@ -20,6 +20,8 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * @example parseIsoTimestamp("2026-02-30")               // NaN
  */
 export function parseIsoTimestamp(ts: string): number {
+  const fast = parseUtcSeconds(ts);
+  if (fast !== undefined) return fast;
   const m = ISO_TIMESTAMP.exec(ts);
   if (m === null) return Number.NaN;
   const year = Number(m[1]);
@@ -35,6 +37,48 @@ export function parseIsoTimestamp(ts: string): number {
   if (Number.isNaN(offsetMinutes)) return Number.NaN;
   const utc = Date.UTC(year, month - 1, day, hour, minute, second);
   return utc + fractionMs - offsetMinutes * 60_000;
+}
+
+/**
+ * The common forms `YYYY-MM-DDTHH:MM:SS[.fraction]` with `Z` or no offset
+ * (both UTC) read without the regular expression (every event's time is
+ * parsed at least once): the same instant as the general reading, or
+ * undefined for any other form (read that way).
+ */
+function parseUtcSeconds(ts: string): number | undefined {
+  const length = ts.length;
+  if (length < 19 || ts.charCodeAt(10) !== 84 /* T */) return undefined;
+  if (ts.charCodeAt(4) !== 45 || ts.charCodeAt(7) !== 45 || ts.charCodeAt(13) !== 58 || ts.charCodeAt(16) !== 58) return undefined;
+  const end = ts.charCodeAt(length - 1) === 90 /* Z */ ? length - 1 : length;
+  const year = readDigits(ts, 0, 4);
+  const month = readDigits(ts, 5, 2);
+  const day = readDigits(ts, 8, 2);
+  const hour = readDigits(ts, 11, 2);
+  const minute = readDigits(ts, 14, 2);
+  const second = readDigits(ts, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
+  let fractionMs = 0;
+  if (end > 19) {
+    // `.` and at least one digit, as `(\.\d+)` requires.
+    if (ts.charCodeAt(19) !== 46 || end < 21 || readDigits(ts, 20, end - 20) < 0) return undefined;
+    fractionMs = Number(ts.slice(19, end)) * 1000;
+  } else if (end < 19) {
+    return undefined;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
+  if (hour > 23 || minute > 59 || second > 59) return Number.NaN;
+  return Date.UTC(year, month - 1, day, hour, minute, second) + fractionMs;
+}
+
+/** The number written by `count` ASCII digits from `from`, or -1 when one is not a digit. */
+function readDigits(text: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
 }
 
 /** True when `ts` is an ISO-8601 timestamp the protocol accepts. */

@@ -4,7 +4,7 @@
  * the exit code where the format has one, the failing tests read from the
  * runner's output, and a failure signature that does not change with the clock.
  */
-import { hashCommandFailure } from "../protocol/hashes";
+import { hashCommandFailure, normalizeLineEndings } from "../protocol/hashes";
 import { maskToolOutput } from "./claude-code-commands";
 import { parseTestOutput } from "./test-output";
 
@@ -56,6 +56,24 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     stderr,
     ...input.extra,
   };
-  if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(stderr));
+  if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(takeSignatureLines(stderr)));
   return event;
+}
+
+/**
+ * The lines of `stderr` a failure signature reads (`hashCommandFailure`: the
+ * first 20, line endings normalised), so that only they are masked: masking
+ * never adds or removes a line break, and what it changes in a line depends
+ * on that line alone (a `seed`/`pid` pattern that reaches into the next line
+ * leaves this one as it is), so masking the 20 lines gives the same lines as
+ * masking the whole output up to 64 KiB.
+ */
+function takeSignatureLines(stderr: string): string {
+  const text = normalizeLineEndings(stderr);
+  let end = -1;
+  for (let i = 0; i < 20; i++) {
+    end = text.indexOf("\n", end + 1);
+    if (end === -1) return text;
+  }
+  return text.slice(0, end);
 }

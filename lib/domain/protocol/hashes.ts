@@ -61,7 +61,7 @@ export function toCanonicalJson(value: unknown): string {
     return out + "]";
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = sortStrings(Object.keys(record));
   let out = "{";
   for (const key of keys) {
     const member = record[key];
@@ -114,6 +114,25 @@ export function haveSameCanonicalJson(a: unknown, b: unknown): boolean {
     if (Object.prototype.hasOwnProperty.call(right, key) && isPrinted(right[key])) members--;
   }
   return members === 0;
+}
+
+/**
+ * `strings.sort()` (UTF-16 code-unit order), by insertion for the few keys of
+ * an event's object or failing ids of a result: `Array.prototype.sort`
+ * allocates a work array on every call, and the detector sorts on most events.
+ */
+function sortStrings(strings: string[]): string[] {
+  if (strings.length > 16) return strings.sort();
+  for (let i = 1; i < strings.length; i++) {
+    const item = strings[i];
+    let j = i - 1;
+    while (j >= 0 && strings[j] > item) {
+      strings[j + 1] = strings[j];
+      j--;
+    }
+    strings[j + 1] = item;
+  }
+  return strings;
 }
 
 /** Whether an object member appears in JSON at all. */
@@ -203,7 +222,7 @@ export function maskVolatileNumbers(text: string): string {
 export function sortFailingIds(failing: readonly unknown[]): string[] {
   const ids: string[] = [];
   for (const id of failing) if (typeof id === "string") ids.push(id);
-  ids.sort();
+  sortStrings(ids);
   let kept = 0;
   for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) ids[kept++] = ids[i];
   ids.length = kept;

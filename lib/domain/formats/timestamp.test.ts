@@ -1,0 +1,38 @@
+/**
+ * The common `…T…Z` form of a timestamp is read without the regular
+ * expression: it must give the instant (or the refusal) the general reading
+ * gives, which an offset of `+00:00` forces.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseIsoTimestamp } from "./timestamp";
+
+const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
+const nearTimestamp = fc
+  .tuple(digits(4, 4), digits(2, 2), digits(2, 2), digits(2, 2), digits(2, 2), digits(2, 2), fc.option(digits(0, 12)), fc.constantFrom("T", "T", "t", " ", "x"), fc.constantFrom(".", ".", ",", "x"))
+  .map(([y, mo, d, h, mi, s, fraction, sep, point]) => `${y}-${mo}-${d}${sep}${h}:${mi}:${s}${fraction === null ? "" : `${point}${fraction}`}`);
+
+describe("parseIsoTimestamp", () => {
+  it("reads the …Z form and the form without an offset as the general reading does", () => {
+    fc.assert(
+      fc.property(nearTimestamp, (text) => Object.is(parseIsoTimestamp(`${text}Z`), parseIsoTimestamp(`${text}+00:00`))),
+      { seed: 20_261_124, numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(nearTimestamp, (text) => Object.is(parseIsoTimestamp(text), parseIsoTimestamp(`${text}+00:00`))),
+      { seed: 20_261_125, numRuns: 5000 },
+    );
+  });
+
+  it("keeps fractions of a millisecond and refuses impossible dates", () => {
+    expect(parseIsoTimestamp("2026-08-04T14:20:00.123456Z")).toBe(Date.UTC(2026, 7, 4, 14, 20, 0) + 123.456);
+    expect(parseIsoTimestamp("2024-02-29T00:00:00Z")).toBe(Date.UTC(2024, 1, 29));
+    expect(parseIsoTimestamp("2026-02-29T00:00:00Z")).toBeNaN();
+    expect(parseIsoTimestamp("2026-01-01T24:00:00Z")).toBeNaN();
+    expect(parseIsoTimestamp("2026-01-01T00:00:00.Z")).toBeNaN();
+    expect(parseIsoTimestamp("2026-01-01T00:00:0aZ")).toBeNaN();
+    expect(parseIsoTimestamp("2026-01-01T00:00:00.5")).toBe(Date.UTC(2026, 0, 1) + 500);
+    expect(parseIsoTimestamp("2026-01-01T00:00")).toBe(Date.UTC(2026, 0, 1));
+    expect(parseIsoTimestamp("2026-01-01T00:00:00ZZ")).toBeNaN();
+  });
+});
