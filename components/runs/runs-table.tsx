@@ -9,12 +9,16 @@ import { RunsTableHead } from "./runs-table-head";
 import { QueryProvider } from "./query-provider";
 import { useLiveRuns } from "./use-live-runs";
 import { revealInvisible } from "@/lib/domain/access/visible-text";
+import { CompareBar, CompareCheckbox, CompareSelectionProvider } from "./compare-selection";
 
 /** The history table: one row per run, linking to the run; unfinished runs update live. */
 export function RunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery }) {
   return (
     <QueryProvider>
-      <LiveRunsTable runs={runs} query={query} />
+      <CompareSelectionProvider>
+        <LiveRunsTable runs={runs} query={query} />
+        <CompareBar />
+      </CompareSelectionProvider>
     </QueryProvider>
   );
 }
@@ -28,6 +32,7 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
         {rows.map((r) => (
           <tr key={r.id} data-run-id={r.id} data-status={r.status}>
             <td className="run-cell">
+              <CompareCheckbox run={{ id: r.id, name: r.title ?? r.ticketId ?? r.id, startedAt: r.startedAt }} />
               <Link href={`/runs/${encodeURIComponent(r.id)}`} className="run-title">
                 {revealInvisible(r.title ?? r.ticketId ?? r.id)}
               </Link>
