@@ -10,7 +10,7 @@ const dbImports = ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/*", "@prism
 export default tseslint.config(
   {
     ignores: [
-      "node_modules/**", ".next/**", ".next-*/**", "data/**", "lib/db/generated/**", "test-results/**", "playwright-report/**",
+      "node_modules/**", ".next/**", ".next-*/**", "dist/**", "data/**", "lib/db/generated/**", "test-results/**", "playwright-report/**",
       "next-env.d.ts", "bench/.out/**",
     ],
   },

@@ -1,4 +1,9 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { loopscopeCli } from "./support";
 
 /**
  * A graph-workflow run (fixtures/vuhlp) names its nodes by UUID and labels
@@ -104,5 +109,37 @@ test.describe("node labels instead of node ids", () => {
     await expect(row).toBeVisible();
     await expect(row.locator("td").first()).toHaveAttribute("title", `${IMPLEMENTER}->${REVIEWER}`);
     await expectNoNodeIds(table);
+  });
+
+  test("Trends: the same workflow run again, its nodes under new UUIDs, counts in the same label → label row", async ({ page }, info) => {
+    // The runtime names its nodes anew in each run: a copy of the fixture with every UUID replaced stands for the next run.
+    const fresh = new Map<string, string>();
+    const source = readFileSync(`fixtures/vuhlp/runs/${RUN}/events.jsonl`, "utf8");
+    const copy = source.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => fresh.get(id) ?? fresh.set(id, randomUUID()).get(id)!);
+    const dir = mkdtempSync(join(tmpdir(), "loopscope-e2e-workflow-"));
+    mkdirSync(join(dir, "runs", fresh.get(RUN)!), { recursive: true });
+    writeFileSync(join(dir, "runs", fresh.get(RUN)!, "events.jsonl"), copy);
+    try {
+      loopscopeCli(info, ["ingest", "--quiet", dir]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const ids = [`${IMPLEMENTER}->${REVIEWER}`, `${fresh.get(IMPLEMENTER)}->${fresh.get(REVIEWER)}`];
+
+    await page.goto("/trends?format=workflow-events");
+    const card = page.getByRole("region", { name: "Looping edges", exact: true });
+    // One bar for the edge, its hover naming both runs' node ids (newest run first).
+    const ticks = page.getByTestId("edges-chart").locator("text[data-edge-id]", { hasText: "Implementer → Reviewer" });
+    await expect(ticks).toHaveCount(1);
+    const hover = (await ticks.locator("title").textContent())!.split("\n");
+    expect(hover[0]).toBe("Implementer → Reviewer");
+    expect(hover.slice(1).sort()).toEqual([...ids].sort());
+    await card.getByRole("button", { name: "Table" }).click();
+    const rows = card.getByRole("table", { name: "Looping edges" }).getByRole("row", { name: /^Implementer → Reviewer/ });
+    await expect(rows).toHaveCount(1);
+    // Edge, traversals, runs, halted: both runs.
+    await expect(rows.locator("td").nth(2)).toHaveText("2");
+    expect((await rows.locator("td").first().getAttribute("title"))!.split("\n").sort()).toEqual([...ids].sort());
+    await expectNoNodeIds(card.getByRole("table", { name: "Looping edges" }));
   });
 });

@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { FailingTestTrend } from "@/lib/domain/graph/trend-tests";
 import type { HaltsPerDay } from "@/lib/domain/graph/trend-halts";
-import type { LoopingEdge, LoopSpend } from "@/lib/domain/graph/trend-loops";
+import { describeEdgeIds, type LoopingEdge, type LoopSpend } from "@/lib/domain/graph/trend-loops";
 import { toHaltColor } from "./halt-colors";
 
 const AXIS = { fontSize: 11 };
@@ -29,10 +29,10 @@ export function HaltsChart({ data }: { data: HaltsPerDay }) {
 }
 
 /** A looping edge's axis label: its nodes' labels, cut to fit, the whole label and the node ids on hover. */
-function EdgeTick({ x, y, payload, rows }: { x?: number; y?: number; payload?: { value: string; index: number }; rows: readonly { edge: string; id: string; labelled: boolean }[] }) {
+function EdgeTick({ x, y, payload, rows }: { x?: number; y?: number; payload?: { value: string; index: number }; rows: readonly { edge: string; id: string; ids: string | undefined }[] }) {
   const row = payload ? rows[payload.index] : undefined;
   const value = payload?.value ?? "";
-  const hover = row?.labelled ? `${value}\n${row.id}` : value;
+  const hover = row?.ids ? `${value}\n${row.ids}` : value;
   return (
     <text x={x} y={y} dy={4} textAnchor="end" fontSize={AXIS.fontSize} fill="#666" data-edge-id={row?.id}>
       <title>{hover}</title>
@@ -43,7 +43,7 @@ function EdgeTick({ x, y, payload, rows }: { x?: number; y?: number; payload?: {
 
 /** The most traversed edges inside loops, by their nodes' labels. */
 export function LoopingEdgesChart({ edges }: { edges: readonly LoopingEdge[] }) {
-  const rows = edges.slice(0, 10).map((e) => ({ edge: e.label, id: `${e.from}->${e.to}`, labelled: e.label !== `${e.from} → ${e.to}`, traversals: e.traversals }));
+  const rows = edges.slice(0, 10).map((e) => ({ edge: e.label, id: e.ids[0] ?? `${e.from}->${e.to}`, ids: describeEdgeIds(e), traversals: e.traversals }));
   return (
     <div className="trend-chart" role="img" aria-label="Most traversed looping edges" data-testid="edges-chart">
       <ResponsiveContainer width="100%" height={Math.max(120, rows.length * 28 + 30)}>

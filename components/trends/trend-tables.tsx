@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { FailingTestTrend } from "@/lib/domain/graph/trend-tests";
 import type { HaltsPerDay } from "@/lib/domain/graph/trend-halts";
-import type { LoopingEdge, LoopSpend } from "@/lib/domain/graph/trend-loops";
+import { describeEdgeIds, type LoopingEdge, type LoopSpend } from "@/lib/domain/graph/trend-loops";
 import { formatCost, formatTokens, humanize } from "@/lib/format/values";
 
 export function HaltsTable({ data }: { data: HaltsPerDay }) {
@@ -17,18 +17,13 @@ export function HaltsTable({ data }: { data: HaltsPerDay }) {
   );
 }
 
-/** The edge's node ids, on hover, when its label names them otherwise. */
-export function edgeTitle(e: LoopingEdge): string | undefined {
-  return e.label === `${e.from} → ${e.to}` ? undefined : `${e.from}->${e.to}`;
-}
-
 export function LoopingEdgesTable({ edges }: { edges: readonly LoopingEdge[] }) {
   return (
     <table className="data" aria-label="Looping edges">
       <thead><tr><th>Edge</th><th className="num">Traversals</th><th className="num">Runs</th><th className="num">Halted</th></tr></thead>
       <tbody>
         {edges.map((e) => (
-          <tr key={`${e.from}->${e.to}`}><td className="mono" title={edgeTitle(e)}>{e.label}</td><td className="num">{e.traversals}</td><td className="num">{e.runs}</td><td className="num">{e.haltedRuns}</td></tr>
+          <tr key={e.label}><td className="mono" title={describeEdgeIds(e)}>{e.label}</td><td className="num">{e.traversals}</td><td className="num">{e.runs}</td><td className="num">{e.haltedRuns}</td></tr>
         ))}
       </tbody>
     </table>

@@ -1,7 +1,7 @@
 import { getSql, closeDb, getDb } from "@/lib/db/client";
 import { describeDb } from "@/lib/db/config";
 import { ingestPaths, type IngestSummary } from "@/lib/db/ingest/ingest-files";
-import { watchFolders } from "@/lib/db/ingest/watch";
+import { watchFolders, type WatchOptions } from "@/lib/db/ingest/watch";
 import { getProjectDetectorConfig } from "@/lib/db/settings";
 import { parseArgs, UsageError } from "./args";
 import { ProgressBar, formatBytes } from "./progress";
@@ -30,15 +30,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   if (args.flags.has("watch")) {
     const interval = Number(args.flags.get("interval") ?? 250);
     if (!Number.isFinite(interval) || interval < 20) throw new UsageError("--interval takes a number of milliseconds (at least 20)");
-    return watchFolders(sql, args.positionals, {
-      intervalMs: interval,
-      config,
-      onIngest: (path, s) => {
-        if (!quiet) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} events${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
-      },
-      onRejected: (source, r) => console.error(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
-      onError: (source, error) => console.error(`  ${source}: not stored this time, will retry: ${error instanceof Error ? error.message : String(error)}`),
-    }).then(async () => {
+    return watchFolders(sql, args.positionals, { intervalMs: interval, config, ...describeWatch(() => !quiet) }).then(async () => {
       await closeDb();
       return 0;
     });
@@ -69,6 +61,17 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   if (!quiet) console.log(formatSummary(summary, secs, bytesSeen));
   await closeDb();
   return 0;
+}
+
+/** What a watch prints: each file's new events (while `verbose()`), and always its bad lines and retries. */
+export function describeWatch(verbose: () => boolean): Pick<WatchOptions, "onIngest" | "onRejected" | "onError"> {
+  return {
+    onIngest: (path, s) => {
+      if (verbose()) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} events${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
+    },
+    onRejected: (source, r) => console.error(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
+    onError: (source, error) => console.error(`  ${source}: not stored this time, will retry: ${error instanceof Error ? error.message : String(error)}`),
+  };
 }
 
 export function formatSummary(s: IngestSummary, secs: number, bytes: number): string {

@@ -7,8 +7,12 @@ export interface MigrationResult {
   alreadyApplied: number;
 }
 
-/** The committed migrations folder of one provider. */
-export function migrationsDir(kind: SqlDb["kind"], root = process.cwd()): string {
+/**
+ * The committed migrations folder of one provider, in Loopscope's own folder:
+ * `LOOPSCOPE_PACKAGE_DIR` (set by bin/loopscope.js, so an installed package
+ * finds its migrations from any project) or the working directory (a clone).
+ */
+export function migrationsDir(kind: SqlDb["kind"], root = process.env.LOOPSCOPE_PACKAGE_DIR || process.cwd()): string {
   return resolve(/* turbopackIgnore: true */ root, "prisma/migrations", kind);
 }
 

@@ -16,6 +16,8 @@ export interface WatchOptions {
   config?: Partial<DetectorConfig>;
   /** Stops the watcher (tests); SIGINT and SIGTERM stop it too. */
   signal?: AbortSignal;
+  /** After each pass over the files (the first one has caught up with what was there). */
+  onPass?: (pass: number) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function watchFolders(db: SqlDb, folders: readonly string[], opts: 
       // Polling alone still works.
     }
   }
+  let pass = 0;
   try {
     while (!controller.signal.aborted) {
       // Settings saved meanwhile (by the dashboard) apply from the next batch on.
@@ -79,6 +82,7 @@ export async function watchFolders(db: SqlDb, folders: readonly string[], opts: 
           opts.onIngest?.(file.display, summarise(1, 0, counts));
         }
       }
+      if (!controller.signal.aborted) opts.onPass?.(++pass);
       await new Promise<void>((resolve) => {
         // The abort listener is removed on every wake-up: one left behind per pass would pile up for as long as the watch runs.
         const done = () => {

@@ -7,42 +7,72 @@ import { labelEdgeEnds, toNodeLabels } from "./node-labels";
 import type { RunGraph } from "./types";
 
 export interface LoopingEdge {
+  /** The ends of the first edge seen under this label (its node ids). */
   from: string;
   to: string;
-  /** `from → to` by the nodes' labels (ids where a node has none), as the first run with it named them. */
+  /** `from → to` by the nodes' labels (ids where a node has none): what the row is counted by. */
   label: string;
-  /** Runs where this edge is inside a cycle. */
+  /** The `from->to` node ids counted under the label (a graph workflow names its nodes anew in each run), first seen first. */
+  ids: string[];
+  /** Runs where an edge with this label is inside a cycle. */
   runs: number;
   /** Traversals summed over those runs. */
   traversals: number;
-  /** Of those runs, how many had the cycle halted. */
+  /** Of those runs, how many had such a cycle halted. */
   haltedRuns: number;
 }
 
+/** At most this many node-id pairs are kept per row (they are shown on hover). */
+const MAX_EDGE_IDS = 5;
+
 /**
- * Edges inside cycles, across runs, most traversed first (ties: in more runs,
- * then by name). Edges never taken are left out: a declared way back that
- * nobody used is not a loop that happened.
+ * Edges inside cycles, across runs, counted by how a person reads them
+ * (`Implementer → Reviewer`): a graph-workflow runtime gives its nodes new
+ * UUIDs in every run, so counting by id would list the same loop once per run.
+ * Most traversed first (ties: in more runs, then by label). Edges never taken
+ * are left out: a declared way back that nobody used is not a loop that
+ * happened.
  *
- * @example rankLoopingEdges(graphs, 10)[0] // { from: "planner", to: "researcher", label: "planner → researcher", runs: 4, traversals: 31, haltedRuns: 4 }
+ * @example rankLoopingEdges(graphs, 10)[0] // { from: "planner", to: "researcher", label: "planner → researcher", ids: ["planner->researcher"], runs: 4, traversals: 31, haltedRuns: 4 }
  */
 export function rankLoopingEdges(graphs: readonly RunGraph[], top = 15): LoopingEdge[] {
-  const byEdge = new Map<string, LoopingEdge>();
-  for (const g of graphs) {
+  const byLabel = new Map<string, LoopingEdge & { lastRun: number; lastHaltedRun: number }>();
+  graphs.forEach((g, run) => {
     const halted = new Set(g.cycles.filter((c) => c.halted).map((c) => c.cycleId));
     const labels = toNodeLabels(g.nodes);
     for (const e of g.edges) {
       if (e.cycleId === null || e.traversals === 0) continue;
-      const entry = byEdge.get(e.id) ?? { from: e.from, to: e.to, label: labelEdgeEnds(labels, e.from, e.to), runs: 0, traversals: 0, haltedRuns: 0 };
-      entry.runs++;
+      const label = labelEdgeEnds(labels, e.from, e.to);
+      const entry = byLabel.get(label) ?? { from: e.from, to: e.to, label, ids: [], runs: 0, traversals: 0, haltedRuns: 0, lastRun: -1, lastHaltedRun: -1 };
+      const id = `${e.from}->${e.to}`;
+      if (entry.ids.length < MAX_EDGE_IDS && !entry.ids.includes(id)) entry.ids.push(id);
+      // Two nodes of one run may share a label: the run still counts once.
+      if (entry.lastRun !== run) {
+        entry.lastRun = run;
+        entry.runs++;
+      }
       entry.traversals += e.traversals;
-      if (halted.has(e.cycleId)) entry.haltedRuns++;
-      byEdge.set(e.id, entry);
+      if (halted.has(e.cycleId) && entry.lastHaltedRun !== run) {
+        entry.lastHaltedRun = run;
+        entry.haltedRuns++;
+      }
+      byLabel.set(label, entry);
     }
-  }
-  return [...byEdge.values()]
-    .sort((a, b) => b.traversals - a.traversals || b.runs - a.runs || (`${a.from}->${a.to}` < `${b.from}->${b.to}` ? -1 : 1))
-    .slice(0, top);
+  });
+  return [...byLabel.values()]
+    .sort((a, b) => b.traversals - a.traversals || b.runs - a.runs || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
+    .slice(0, top)
+    .map(({ lastRun: _run, lastHaltedRun: _halted, ...edge }) => edge);
+}
+
+/**
+ * The node ids counted under a looping edge's label, one `from->to` a line,
+ * for its hover title; undefined when the label is the one id pair itself.
+ *
+ * @example describeEdgeIds({ label: "Implementer → Reviewer", from: "a1", to: "b2", ids: ["a1->b2"], … }) // "a1->b2"
+ */
+export function describeEdgeIds(e: Pick<LoopingEdge, "from" | "to" | "label" | "ids">): string | undefined {
+  return e.ids.length === 1 && e.label === `${e.from} → ${e.to}` ? undefined : e.ids.join("\n");
 }
 
 export interface Spend {

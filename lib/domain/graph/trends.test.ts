@@ -8,7 +8,7 @@ import { explainFinding } from "./explain-finding";
 import { readReportEvidence } from "./report-evidence";
 import { readTrendFilters, toStartedAtRange, writeTrendFilters } from "./trend-filters";
 import { countHaltsPerDay } from "./trend-halts";
-import { rankLoopingEdges, sumLoopSpend } from "./trend-loops";
+import { describeEdgeIds, rankLoopingEdges, sumLoopSpend } from "./trend-loops";
 import { rankFailingTests } from "./trend-tests";
 import type { FindingInput } from "./types";
 
@@ -45,14 +45,39 @@ describe("trends", () => {
   it("ranks the edges inside loops across runs, and sums what halted loops spent", () => {
     const graphs = [loopRun("a", 7, true), loopRun("b", 3, false), loopRun("c", 5, true)];
     expect(rankLoopingEdges(graphs)).toEqual([
-      { from: "p", to: "r", label: "p → r", runs: 3, traversals: 15, haltedRuns: 2 },
-      { from: "r", to: "p", label: "r → p", runs: 3, traversals: 15, haltedRuns: 2 },
+      { from: "p", to: "r", label: "p → r", ids: ["p->r"], runs: 3, traversals: 15, haltedRuns: 2 },
+      { from: "r", to: "p", label: "r → p", ids: ["r->p"], runs: 3, traversals: 15, haltedRuns: 2 },
     ]);
     const spend = sumLoopSpend(graphs.map((graph) => ({ graph, title: null, total: { steps: 100, tokens: 1000, costUsd: 1 } })));
     expect(spend.halted).toMatchObject({ runs: 2, loops: 2, steps: 2 * 7 + 2 * 5, tokens: 2400 });
     expect(spend.all.steps).toBe(300);
     expect(spend.byReason.map((r) => [r.haltReason, r.loops])).toEqual([["stalled", 2]]);
     expect(spend.runs.map((r) => r.runId)).toEqual(["a", "c"]);
+  });
+
+  it("counts a graph workflow's looping edges by their nodes' labels, whatever ids each run gave the nodes", () => {
+    // A graph-workflow runtime names its nodes by new UUIDs in every run; the second run also has two "Coder" nodes.
+    const workflowRun = (runId: string, ids: Record<string, string>, extraCoder: string | null, halted: boolean) => {
+      const label: Record<string, string> = { [ids.p]: "Planner", [ids.c]: "Coder", ...(extraCoder ? { [extraCoder]: "Coder" } : {}) };
+      const nodes = Object.keys(label).map((nodeId, firstSeen) => ({ nodeId, label: label[nodeId], role: null, declared: true, turns: 3, tokens: 0, costUsd: 0, runtimeMs: 0, firstSeen }));
+      const pairs: [string, string][] = [[ids.p, ids.c], [ids.c, ids.p], ...(extraCoder ? ([[ids.p, extraCoder], [extraCoder, ids.p]] as [string, string][]) : [])];
+      const edges = pairs.map(([fromNode, toNode]) => ({ fromNode, toNode, declared: true, traversals: 3 }));
+      const probe = buildRunGraph({ runId, nodes, edges, findings: [], maxCycleIterations: 8, version: "1", live: false });
+      const findings = halted ? probe.cycles.map((c, i) => finding({ id: i + 1, cycleId: c.cycleId })) : [];
+      return buildRunGraph({ runId, nodes, edges, findings, maxCycleIterations: 8, version: "1", live: false });
+    };
+    const ranked = rankLoopingEdges([
+      workflowRun("w1", { p: "11111111-aaaa", c: "22222222-aaaa" }, null, true),
+      workflowRun("w2", { p: "33333333-bbbb", c: "44444444-bbbb" }, "55555555-bbbb", true),
+    ]);
+    expect(ranked.map((e) => [e.label, e.runs, e.traversals, e.haltedRuns])).toEqual([
+      ["Coder → Planner", 2, 9, 2],
+      ["Planner → Coder", 2, 9, 2],
+    ]);
+    expect(ranked[1].ids).toEqual(["11111111-aaaa->22222222-aaaa", "33333333-bbbb->44444444-bbbb", "33333333-bbbb->55555555-bbbb"]);
+    expect(describeEdgeIds(ranked[1])).toBe(ranked[1].ids.join("\n"));
+    // Nodes without labels: the edge reads as its ids, and needs no hover.
+    expect(describeEdgeIds(rankLoopingEdges([loopRun("a", 2, false)])[0])).toBeUndefined();
   });
 
   it("ranks failing tests across runs with a flakiness mark", () => {
