@@ -165,6 +165,51 @@ test.describe("run graph", () => {
     await expect(node(page, "writer-000")).toBeInViewport();
   });
 
+  test("the layout comes with the page and stays on the server: drawn without the page's layout worker", async ({ page }) => {
+    const workers: string[] = [];
+    page.on("worker", (w) => workers.push(w.url()));
+    const fetched: string[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith("/graph") && !url.searchParams.has("since")) fetched.push(r.url());
+    });
+    await openGraph(page, LOOP_RUN);
+    // Streamed with the page: the graph was not fetched after it loaded (a live run's polls aside).
+    expect(fetched).toEqual([]);
+    // The server laid that drawing out for the page and kept it: the API answers it from its store.
+    const res = await page.request.get(`/api/runs/${LOOP_RUN}/graph?layout=right`);
+    expect(res.headers()["server-timing"]).toContain('desc="cache"');
+    const body = (await res.json()) as { layout: { key: string; nodes: Record<string, { x: number; y: number }> } | null };
+    expect(Object.keys(body.layout?.nodes ?? {}).sort()).toEqual(["coder", "planner", "researcher", "snitch", "verifier"]);
+    // Drawn where that layout put it.
+    const { x, y } = body.layout!.nodes.planner;
+    await expect(rfNode(page, "planner")).toHaveAttribute("style", new RegExp(`transform: translate\\(${x}px, ?${y}px\\)`));
+    const again = await page.request.get(`/api/runs/${LOOP_RUN}/graph/layout?key=${encodeURIComponent(body.layout!.key)}&layout=right`);
+    expect(again.headers()["server-timing"]).toContain('desc="cache"');
+    expect((await again.json()).layout).toEqual(body.layout);
+    expect((await page.request.get(`/api/runs/${LOOP_RUN}/graph?layout=sideways`)).status()).toBe(400);
+
+    // A drawing the page did not come with (top to bottom, once the window is narrow) is asked of the server: still no worker.
+    const asked = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/runs/${LOOP_RUN}/graph/layout`);
+    await page.setViewportSize({ width: 420, height: 900 });
+    const down = (await (await asked).json()) as { layout: { key: string } | null };
+    expect(down.layout?.key).toMatch(/^5\.7\./);
+    expect(down.layout?.key).not.toBe(body.layout!.key);
+    await expect(page.getByTestId("run-graph")).toHaveAttribute("data-layout", "ready");
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The big graph's 100 loops and "Expand all" (1,000 nodes) are laid out by the quick layout, in the page.
+    const graph = await openGraph(page, BIG_RUN);
+    await graph.locator(".react-flow__node-loop").filter({ hasText: "lead-012" }).click();
+    await expect(graph.getByText("drawn as 109 nodes")).toBeVisible();
+    await expect(graph).toHaveAttribute("data-layout", "ready");
+    await graph.getByRole("button", { name: "Expand all" }).click();
+    await expect(graph.getByText("drawn as")).toHaveCount(0);
+    await expect(graph).toHaveAttribute("data-layout", "ready");
+    await expect(graph.locator(".react-flow__node-loop")).toHaveCount(0);
+    expect(workers).toEqual([]);
+  });
+
   test("a live run's graph follows its events: a new edge closes a loop and the badge appears", async ({ page, request }) => {
     const runId = uniqueRunId("graph-live");
     await postEvents(request, runId, [

@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 export const GRAPH_RUN_ID = "bench-graph-1000";
 const ROLES = ["lead", "planner", "researcher", "coder", "reviewer", "tester", "verifier", "fixer", "linter", "writer"];
 const TEAM = ROLES.length;
+/** Edges declared in `run.started` (about 40 bytes each); more go in `graph.declared` events of this many. */
+const EDGES_IN_START = 5_000;
 
 
 /**
@@ -57,17 +59,20 @@ export function generateGraphRun({ nodes = 1000, edges = 5000, runId = GRAPH_RUN
     clock += 250;
     lines.push(JSON.stringify({ v: 1, id: `g${String(++n).padStart(6, "0")}`, runId, ts: new Date(clock).toISOString(), type, ...fields }));
   };
+  // A line holds at most 1 MiB: a big graph declares its edges in `graph.declared` events after the start.
+  const declareLater = edgeList.length > EDGES_IN_START;
   emit("run.started", {
     title: `Synthetic multi-team agent (${nodeList.length} nodes, ${edgeList.length} edges)`,
     ticketId: "bench-graph",
     profile: "bench",
-    graph: { nodes: nodeList, edges: edgeList },
+    graph: { nodes: nodeList, edges: declareLater ? [] : edgeList },
     // Only the loop budget is meant to fire; the rest would flood the run with findings.
     budgets: {
       maxCycleIterations: 12, maxTurnsPerNode: 1_000_000, maxSteps: 10_000_000,
       edge_without_progress: 1_000_000, edge_without_progress_verifier: 1_000_000, identical_outputs: 1_000_000, oscillation: 1_000_000,
     },
   });
+  if (declareLater) for (let i = 0; i < edgeList.length; i += EDGES_IN_START) emit("graph.declared", { graph: { edges: edgeList.slice(i, i + EDGES_IN_START) } });
   let step = 0;
   const turn = (node) => emit("node.completed", { node, turn: ++step, durationMs: 500 + Math.floor(rnd() * 4000), tokens: 200 + Math.floor(rnd() * 3000), costUsd: 0.002, output: { final: `step ${step} of ${node}` } });
   const hop = (from, to) => emit("edge.traversed", { from, to });

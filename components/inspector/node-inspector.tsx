@@ -1,7 +1,8 @@
 "use client";
+import { useMemo } from "react";
 import dynamic from "next/dynamic";
 import { describeCycle } from "@/lib/domain/graph/collapse-graph";
-import type { ReportEvidence as ReportEvidenceData } from "@/lib/domain/graph/types";
+import type { GraphCycle, GraphNode, HaltMark, ReportEvidence as ReportEvidenceData, RunGraph } from "@/lib/domain/graph/types";
 import type { NodeLabels } from "@/lib/domain/graph/node-labels";
 import { NodeName } from "@/components/run/node-name";
 import { formatCost, formatDuration, formatTokens } from "@/lib/format/values";
@@ -28,6 +29,17 @@ interface NodeInspectorProps {
   /** The run's node labels (its loop's nodes are named by them). */
   labels: NodeLabels;
   onClose: () => void;
+  /** The run's graph: the node's figures, halts and loop show from it at once, before its evidence is fetched. */
+  graph?: RunGraph;
+}
+
+/** What the graph already says about a node: the top of the inspector, as the server builds it (lib/db/run-graph.ts). */
+function readFromGraph(graph: RunGraph, nodeId: string): { node: GraphNode; cycle: GraphCycle | null; halts: HaltMark[]; loopHalts: HaltMark[] } | null {
+  const node = graph.nodes.find((n) => n.id === nodeId);
+  if (!node) return null;
+  const cycle = node.cycleId === null ? null : (graph.cycles.find((c) => c.cycleId === node.cycleId) ?? null);
+  const loopHalts = (cycle?.halts ?? []).filter((mark) => !node.halts.some((h) => h.findingId === mark.findingId));
+  return { node, cycle, halts: node.halts, loopHalts };
 }
 
 /**
@@ -35,9 +47,11 @@ interface NodeInspectorProps {
  * evidence (hashes with repeats grouped, failing-test trend, research,
  * repeated tool calls) and the node's halts.
  */
-export function NodeInspector({ runId, nodeId, version, report, labels, onClose }: NodeInspectorProps) {
+export function NodeInspector({ runId, nodeId, version, report, labels, onClose, graph }: NodeInspectorProps) {
   const { data, error } = useNodeInspector(runId, nodeId, version);
-  const node = data?.node;
+  const fromGraph = useMemo(() => (graph ? readFromGraph(graph, nodeId) : null), [graph, nodeId]);
+  const top = data ?? fromGraph;
+  const node = top?.node;
   return (
     <div className="inspector" data-testid="node-inspector">
       <div className="inspector-head">
@@ -47,14 +61,13 @@ export function NodeInspector({ runId, nodeId, version, report, labels, onClose 
         <button type="button" className="inspector-close" onClick={onClose} aria-label="Close the inspector">×</button>
       </div>
       {error ? <p role="alert" className="muted">Could not load {nodeId}: {error}</p> : null}
-      {!data && !error ? <p className="muted">Loading {nodeId}…</p> : null}
-      {data && node ? (
+      {top && node ? (
         <>
-          <HaltList halts={data.halts} />
-          {data.loopHalts.length > 0 ? (
+          <HaltList halts={top.halts} />
+          {top.loopHalts.length > 0 ? (
             <section className="inspector-section" aria-label="Its loop's halts">
               <h4>Its loop was halted</h4>
-              <HaltList halts={data.loopHalts} />
+              <HaltList halts={top.loopHalts} />
             </section>
           ) : null}
           <dl className="facts inspector-facts">
@@ -63,11 +76,16 @@ export function NodeInspector({ runId, nodeId, version, report, labels, onClose 
             <div><dt>Tokens</dt><dd>{formatTokens(node.tokens)}</dd></div>
             <div><dt>Cost</dt><dd>{formatCost(node.costUsd)}</dd></div>
           </dl>
-          {data.cycle ? (
+          {top.cycle ? (
             <p className="inspector-hint">
-              In loop <code title={data.cycle.nodes.join(", ")}>{describeCycle(data.cycle, labels)}</code>, driven by <code><NodeName id={data.cycle.driver} labels={labels} /></code>: Loop {data.cycle.iterations}/{data.cycle.limit}
+              In loop <code title={top.cycle.nodes.join(", ")}>{describeCycle(top.cycle, labels)}</code>, driven by <code><NodeName id={top.cycle.driver} labels={labels} /></code>: Loop {top.cycle.iterations}/{top.cycle.limit}
             </p>
           ) : null}
+        </>
+      ) : null}
+      {!data && !error ? <p className="muted">Loading {top ? "its budgets and loop evidence" : nodeId}…</p> : null}
+      {data ? (
+        <>
           <section className="inspector-section" aria-label="Budgets">
             <h4>Budgets</h4>
             <BudgetGauges gauges={data.budgets} />

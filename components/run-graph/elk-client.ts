@@ -1,5 +1,6 @@
 "use client";
 import ElkConstructor, { type ELK as ElkApi } from "elkjs/lib/elk-api";
+import { markGraphTiming } from "./graph-timing";
 import type { ElkInput, ElkOutput } from "@/lib/domain/graph/prepare-layout";
 
 let elk: ElkApi | null = null;
@@ -17,6 +18,7 @@ export async function layoutInWorker(input: ElkInput): Promise<ElkOutput> {
  * without waiting for a graph: called while the graph is still being fetched.
  */
 export function startLayoutWorker(): ElkApi {
+  if (!elk) markGraphTiming("worker-created");
   elk ??= new ElkConstructor({ workerFactory: () => new Worker(new URL("./elk.worker.ts", import.meta.url)) });
   return elk;
 }

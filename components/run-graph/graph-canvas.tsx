@@ -8,13 +8,15 @@ import type { GraphLayout } from "@/lib/domain/graph/prepare-layout";
 import { AgentNode } from "./agent-node";
 import type { FlowEdge, FlowNode } from "./flow-types";
 import { LoopNode } from "./loop-node";
-import { toFlowElements } from "./to-flow";
+import { markSelected, toFlowElements } from "./to-flow";
 import { TraversalEdge } from "./traversal-edge";
+import { markGraphTiming } from "./graph-timing";
 
 // Module-level: React Flow remounts every node when these objects change identity.
 const nodeTypes = { agent: AgentNode, loop: LoopNode };
 const edgeTypes = { traversal: TraversalEdge };
 const PRO_OPTIONS = { hideAttribution: false };
+const onFlowInit = () => markGraphTiming("flow-init");
 /** Past this many nodes, only what is on screen is rendered (React Flow's virtualisation). */
 const VIRTUALISE_FROM = 200;
 
@@ -34,6 +36,8 @@ interface GraphCanvasProps {
   /** The least zoom a whole-graph fit may choose (a narrow window stays legible and pans). */
   minZoom: number;
   onActivate: (id: string, kind: "agent" | "loop") => void;
+  /** The pointer came onto an agent node (its inspector can be fetched ahead of a click). */
+  onHover?: (id: string) => void;
 }
 
 /**
@@ -68,9 +72,12 @@ export function GraphCanvas(props: GraphCanvasProps) {
   );
 }
 
-function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn, minZoom, onActivate }: GraphCanvasProps) {
+function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn, minZoom, onActivate, onHover }: GraphCanvasProps) {
   const flow = useReactFlow<FlowNode, FlowEdge>();
-  const { nodes, edges } = useMemo(() => toFlowElements(view, layout, selectedId), [view, layout, selectedId]);
+  const drawn = useMemo(() => toFlowElements(view, layout, null), [view, layout]);
+  // A new selection replaces one node object (two with the one before): React Flow redraws those only.
+  const nodes = useMemo(() => markSelected(drawn.nodes, selectedId), [drawn, selectedId]);
+  const edges = drawn.edges;
   const wrapper = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -98,6 +105,9 @@ function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn
   }, [centerOn, layout, flow]);
 
   const onNodeClick = useCallback<NodeMouseHandler<FlowNode>>((_event, node) => onActivate(node.id, node.type === "loop" ? "loop" : "agent"), [onActivate]);
+  const onNodeMouseEnter = useCallback<NodeMouseHandler<FlowNode>>((_event, node) => {
+    if (node.type === "agent") onHover?.(node.id);
+  }, [onHover]);
 
   const focusNode = useCallback(
     (id: string) => {
@@ -143,6 +153,7 @@ function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodeClick={onNodeClick}
+        onNodeMouseEnter={onNodeMouseEnter}
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
@@ -151,6 +162,7 @@ function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn
         minZoom={0.05}
         maxZoom={2}
         proOptions={PRO_OPTIONS}
+        onInit={onFlowInit}
       >
         <Background gap={20} size={1} />
         <Controls showInteractive={false} position="bottom-left" />

@@ -2,38 +2,33 @@
 import type { GraphLayout } from "@/lib/domain/graph/prepare-layout";
 
 /**
- * Layouts kept in localStorage, so that a graph opens where it was last time
- * (and at once) when nothing it depends on changed. Per run, the last few
- * layouts (a person who expanded a loop and comes back finds both the
- * collapsed and the expanded view); at most `KEEP_RUNS` runs.
+ * Layouts this page has had (served with the graph, asked of the server,
+ * laid out here), by run and key: a loop closed again, or a live graph
+ * back to a shape it had, is drawn at once. In memory only: the server
+ * keeps every run's layouts (`GraphLayout` rows), and reading a few
+ * megabytes of JSON from localStorage on each visit cost more than asking.
  */
-const PREFIX = "loopscope.layout.";
-const INDEX = "loopscope.layouts";
-const KEEP_RUNS = 20;
-const KEEP_PER_RUN = 4;
+const KEEP = 24;
+const layouts = new Map<string, GraphLayout>();
 
-function readRun(runId: string): GraphLayout[] {
-  try {
-    const parsed = JSON.parse(window.localStorage.getItem(PREFIX + runId) ?? "[]") as unknown;
-    return Array.isArray(parsed) ? (parsed as GraphLayout[]) : [];
-  } catch {
-    return [];
-  }
-}
+const toKey = (runId: string, key: string) => `${runId}\u0000${key}`;
 
 export function readCachedLayout(runId: string, key: string): GraphLayout | null {
-  return readRun(runId).find((layout) => layout.key === key) ?? null;
+  const id = toKey(runId, key);
+  const layout = layouts.get(id);
+  if (!layout) return null;
+  // Most recently used last: the oldest go first.
+  layouts.delete(id);
+  layouts.set(id, layout);
+  return layout;
 }
 
 export function writeCachedLayout(runId: string, layout: GraphLayout): void {
-  try {
-    const kept = [layout, ...readRun(runId).filter((l) => l.key !== layout.key)].slice(0, KEEP_PER_RUN);
-    const index = (JSON.parse(window.localStorage.getItem(INDEX) ?? "[]") as string[]).filter((id) => id !== runId);
-    index.unshift(runId);
-    for (const old of index.splice(KEEP_RUNS)) window.localStorage.removeItem(PREFIX + old);
-    window.localStorage.setItem(PREFIX + runId, JSON.stringify(kept));
-    window.localStorage.setItem(INDEX, JSON.stringify(index));
-  } catch {
-    // Storage full or disabled: the layout is simply recomputed next time.
+  const id = toKey(runId, layout.key);
+  layouts.delete(id);
+  layouts.set(id, layout);
+  for (const old of layouts.keys()) {
+    if (layouts.size <= KEEP) break;
+    layouts.delete(old);
   }
 }

@@ -1,22 +1,27 @@
 "use client";
-import { Suspense, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { Suspense, use, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { usePathname, useSearchParams } from "next/navigation";
-import { collapseRunGraph, shouldCollapseByDefault } from "@/lib/domain/graph/collapse-graph";
+import { collapseRunGraph } from "@/lib/domain/graph/collapse-graph";
 import { findOpeningNodes } from "@/lib/domain/graph/find-neighbour";
+import { toCollapsedSet, writeLayoutQuery, type LayoutRequest, type ServedRunGraph } from "@/lib/domain/graph/layout-request";
 import { NO_LABELS, toNodeLabels } from "@/lib/domain/graph/node-labels";
 import dynamic from "next/dynamic";
 import { NodeInspector } from "@/components/inspector/node-inspector";
 import { RunSidePanel } from "@/components/inspector/run-side-panel";
+import { usePrefetchNodeInspector } from "@/components/inspector/use-node-inspector";
 import { GraphToolbar } from "./graph-toolbar";
 import { LoopsTable } from "./loops-table";
-import { startLayoutWorker } from "./elk-client";
 import { useGraphLayout } from "./use-graph-layout";
 import { useRunGraph } from "./use-run-graph";
+import { markGraphTiming } from "./graph-timing";
 
-// React Flow (and, in the inspector, recharts) load after the page has
-// hydrated: the run page's other sections become interactive without
-// waiting for the graph's code.
-const GraphCanvas = dynamic(() => import("./graph-canvas").then((m) => m.GraphCanvas), {
+// React Flow (and, in the inspector, recharts) are not part of the page's
+// own code: the run page's other sections hydrate without waiting for them.
+// The canvas's code is asked for as soon as this module runs in the browser,
+// so it arrives while the page hydrates and the graph is fetched.
+const loadCanvas = () => import("./graph-canvas").then((m) => m.GraphCanvas);
+if (typeof window !== "undefined") void loadCanvas();
+const GraphCanvas = dynamic(loadCanvas, {
   ssr: false,
   loading: () => <div className="run-graph-canvas run-graph-empty">Loading the graph view…</div>,
 });
@@ -37,22 +42,24 @@ interface CollapseState {
 
 /**
  * The run as the graph its agent walked, with its loops, and the node
- * inspector beside it (`?node=<id>` in the URL). Fetches the graph itself and
- * polls it while the run is live.
+ * inspector beside it (`?node=<id>` in the URL). Fetches the graph itself
+ * (unless the page streams it: `initial`, with its layout) and polls it while
+ * the run is live.
  */
-export function RunGraphSection({ runId }: { runId: string }) {
+export function RunGraphSection({ runId, initial }: { runId: string; initial?: Promise<ServedRunGraph | null> }) {
   return (
     <section className="panel run-graph" aria-labelledby="graph-title">
       <h2 id="graph-title">Graph</h2>
       <Suspense fallback={<div className="run-graph-empty">Loading the graph…</div>}>
-        <RunGraphPanel runId={runId} />
+        <RunGraphPanel runId={runId} initial={initial} />
       </Suspense>
     </section>
   );
 }
 
-function RunGraphPanel({ runId }: { runId: string }) {
-  const { graph, error } = useRunGraph(runId);
+function RunGraphPanel({ runId, initial }: { runId: string; initial?: Promise<ServedRunGraph | null> }) {
+  // The graph the page streamed (null when it left it to this section to fetch).
+  const given = initial ? use(initial) : null;
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const selected = searchParams.get("node");
@@ -60,7 +67,16 @@ function RunGraphPanel({ runId }: { runId: string }) {
   /** What a big graph's view goes to after a loop was expanded or collapsed (`null`: where it got stuck). */
   const [focus, setFocus] = useState<string[] | null>(null);
   const [centerOn, setCenterOn] = useState<{ id: string } | null>(null);
+  // The server's guess until the column is measured (in the first frame): the streamed drawing is left to right.
   const [mainWidth, setMainWidth] = useState(800);
+  // A narrow window lays the graph out top to bottom, so it can be read at a legible zoom.
+  const narrow = mainWidth < NARROW_BELOW;
+  // The drawing as the server can draw it too: the graph comes with its layout, and a new drawing's is asked of the server.
+  const layoutRequest = useMemo<LayoutRequest>(
+    () => ({ direction: narrow ? "DOWN" : "RIGHT", all: collapse.all, toggled: [...collapse.toggled], selected }),
+    [narrow, collapse, selected],
+  );
+  const { graph, error } = useRunGraph(runId, writeLayoutQuery(layoutRequest), given);
   // A ref callback with cleanup (React 19): the column mounts only once the graph has loaded.
   const main = useCallback((el: HTMLDivElement | null) => {
     if (!el) return;
@@ -70,31 +86,26 @@ function RunGraphPanel({ runId }: { runId: string }) {
   }, []);
 
   useEffect(() => {
-    // After hydration, while the graph is fetched: start ELK, and fetch the canvas's and the inspector's code.
-    startLayoutWorker();
-    void import("./graph-canvas");
-    void import("@/components/inspector/failing-trend");
+    markGraphTiming("graph-hydrated");
   }, []);
 
-  const collapsed = useMemo(() => {
-    if (!graph) return new Set<string>();
-    const all = collapse.all ?? shouldCollapseByDefault(graph);
-    const holding = graph.nodes.find((n) => n.id === selected)?.cycleId ?? null;
-    const set = new Set<string>();
-    for (const c of graph.cycles) {
-      // The loop holding the node in the inspector stays open, so the node can be seen.
-      if (c.nodes.length > 1 && all !== collapse.toggled.has(c.cycleId) && c.cycleId !== holding) set.add(c.cycleId);
-    }
-    return set;
-  }, [graph, collapse, selected]);
+  // As a string first: the same loops collapsed keep the same Set (and drawing) when only the selection changed.
+  const collapsedKey = useMemo(() => (graph ? [...toCollapsedSet(graph, layoutRequest)].sort().join("\n") : ""), [graph, layoutRequest]);
+  const collapsed = useMemo(() => new Set(collapsedKey === "" ? [] : collapsedKey.split("\n")), [collapsedKey]);
 
   const view = useMemo(() => (graph ? collapseRunGraph(graph, collapsed) : null), [graph, collapsed]);
   const labels = useMemo(() => (graph ? toNodeLabels(graph.nodes) : NO_LABELS), [graph]);
-  // A narrow window lays the graph out top to bottom, so it can be read at a legible zoom.
-  const narrow = mainWidth < NARROW_BELOW;
-  const { layout, pending, error: layoutError } = useGraphLayout(runId, view, narrow ? "DOWN" : "RIGHT");
+  const { layout, pending, error: layoutError } = useGraphLayout(runId, view, layoutRequest.direction, { request: layoutRequest, served: graph?.layout });
+  const prefetchInspector = usePrefetchNodeInspector(runId, graph?.version ?? null);
 
-  const collapsedKey = [...collapsed].sort().join(",");
+  const ready = layout !== null && !pending;
+  useEffect(() => {
+    if (!ready) return;
+    // The inspector's chart code, once the graph is drawn and the page is idle (it would compete with the first frame).
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
+    idle(() => void import("@/components/inspector/failing-trend"));
+  }, [ready]);
+
   const [fitKey, setFitKey] = useState("");
   useEffect(() => {
     // Fit once the layout for the current set of collapsed loops has arrived (not on every live update).
@@ -162,7 +173,6 @@ function RunGraphPanel({ runId }: { runId: string }) {
       </div>
     );
   }
-  const ready = layout !== null && !pending;
   const shared = selected !== null && view.nodes.some((n) => n.id === selected) ? [selected] : null;
   const openOn = view.nodes.length <= OPEN_WHOLE_UP_TO ? null : (focus ?? shared ?? findOpeningNodes(view, OPEN_WHOLE_UP_TO));
   // A small graph gets a shorter canvas: its height at the zoom that fits its width (fitView's 12% padding each side), within bounds.
@@ -174,7 +184,7 @@ function RunGraphPanel({ runId }: { runId: string }) {
         <GraphToolbar graph={graph} view={view} pending={pending} collapsedCount={collapsed.size} onCollapseAll={setAll} />
         {layoutError ? <div className="run-graph-empty" role="alert">Could not lay out the graph: {layoutError}</div> : null}
         {layout ? (
-          <GraphCanvas view={view} layout={layout} selectedId={selected} fitKey={fitKey} height={height} openOn={openOn} centerOn={centerOn} minZoom={narrow ? NARROW_MIN_ZOOM : 0} onActivate={onActivate} />
+          <GraphCanvas view={view} layout={layout} selectedId={selected} fitKey={fitKey} height={height} openOn={openOn} centerOn={centerOn} minZoom={narrow ? NARROW_MIN_ZOOM : 0} onActivate={onActivate} onHover={prefetchInspector} />
         ) : (
           <div className="run-graph-canvas run-graph-empty">Laying out {graph.nodes.length} nodes…</div>
         )}
@@ -182,7 +192,9 @@ function RunGraphPanel({ runId }: { runId: string }) {
         <LoopsTable graph={graph} labels={labels} collapsed={collapsed} onToggle={toggleLoop} onOpen={openFromTable} />
       </div>
       <aside className="run-graph-side" aria-label="Node inspector">
-        {selected ? <NodeInspector key={selected} runId={runId} nodeId={selected} version={graph.version} report={graph.reportEvidence} labels={labels} onClose={onEscape} /> : <RunSidePanel graph={graph} labels={labels} />}
+        {selected ? (
+          <NodeInspector key={selected} runId={runId} nodeId={selected} version={graph.version} report={graph.reportEvidence} labels={labels} onClose={onEscape} graph={graph} />
+        ) : <RunSidePanel graph={graph} labels={labels} />}
       </aside>
     </div>
   );

@@ -14,6 +14,15 @@ function describeNode(view: ViewGraph["nodes"][number], labels: NodeLabels): str
 }
 
 /**
+ * The nodes with `selectedId` marked: the same objects but the selected one,
+ * so that a new selection redraws one node rather than every node.
+ */
+export function markSelected(nodes: FlowNode[], selectedId: string | null): FlowNode[] {
+  if (selectedId === null || !nodes.some((n) => n.id === selectedId)) return nodes;
+  return nodes.map((n) => (n.id === selectedId ? ({ ...n, data: { ...n.data, selected: true } } as FlowNode) : n));
+}
+
+/**
  * React Flow's nodes and edges for the drawn graph at its layout. Nodes the
  * layout does not place yet (a live run grew while ELK works) wait for the
  * next layout rather than piling up at the origin.

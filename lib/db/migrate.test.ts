@@ -16,7 +16,7 @@ describe.each(kinds)("migrations on %s", (kind) => {
 
   it("are applied once even when several processes start at once", async () => {
     await t.db.exec(`DROP TABLE "_loopscope_migrations"`);
-    for (const table of ["NotifyDelivery", "NotifyRule", "NotifyChannel", "SignInLink", "Session", "User", "ShareAccess", "Setting", "ApiKey", "IngestError", "RunSource", "IngestSource", "ShareLink", "Decision", "Finding", "RunEdge", "RunNode", "Event", "Run"]) {
+    for (const table of ["NotifyDelivery", "NotifyRule", "NotifyChannel", "SignInLink", "Session", "User", "ShareAccess", "Setting", "ApiKey", "IngestError", "RunSource", "IngestSource", "ShareLink", "Decision", "Finding", "GraphLayout", "RunEdge", "RunNode", "Event", "Run"]) {
       await t.db.exec(`DROP TABLE IF EXISTS "${table}"${kind === "postgres" ? " CASCADE" : ""}`);
     }
     // Three connections, as three servers would have. On SQLite they take turns: a second

@@ -21,7 +21,7 @@ async function rowsOf(db: SqlDb, runIds: string[]): Promise<Record<RunChildTable
   const byRun = (table: string) => n(`SELECT COUNT(*) AS "n" FROM "${table}" WHERE "runId" IN (${list})`);
   return {
     Run: await n(`SELECT COUNT(*) AS "n" FROM "Run" WHERE "id" IN (${list})`),
-    Event: await byRun("Event"), Finding: await byRun("Finding"), RunNode: await byRun("RunNode"), RunEdge: await byRun("RunEdge"),
+    Event: await byRun("Event"), Finding: await byRun("Finding"), RunNode: await byRun("RunNode"), RunEdge: await byRun("RunEdge"), GraphLayout: await byRun("GraphLayout"),
     Decision: await byRun("Decision"), ShareLink: await byRun("ShareLink"), RunSource: await byRun("RunSource"),
     IngestError: await byRun("IngestError"), NotifyDelivery: await byRun("NotifyDelivery"),
     ShareAccess: await n(`SELECT COUNT(*) AS "n" FROM "ShareAccess" WHERE "shareLinkId" IN (SELECT "id" FROM "ShareLink" WHERE "runId" IN (${list}))`),
@@ -30,14 +30,15 @@ async function rowsOf(db: SqlDb, runIds: string[]): Promise<Record<RunChildTable
 
 async function everyTable(db: SqlDb): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of ["Run", "Event", "Finding", "RunNode", "RunEdge", "Decision", "ShareLink", "ShareAccess", "RunSource", "IngestError", "NotifyDelivery", "IngestSource"]) {
+  for (const t of ["Run", "Event", "Finding", "RunNode", "RunEdge", "GraphLayout", "Decision", "ShareLink", "ShareAccess", "RunSource", "IngestError", "NotifyDelivery", "IngestSource"]) {
     out[t] = Number((await db.get<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "${t}"`))!.n);
   }
   return out;
 }
 
-/** A share link opened twice, a notification and an ingest error, tied to the run. */
+/** A share link opened twice, a notification, an ingest error and a cached graph layout, tied to the run. */
 async function hangOn(db: SqlDb, runId: string, at: number): Promise<void> {
+  await db.run(`INSERT INTO "GraphLayout" ("runId","key","layout","createdAt") VALUES (?,?,?,?)`, [runId, `1.0.k-${runId}`, '{"key":"k","nodes":{},"edges":{},"width":0,"height":0}', at]);
   await db.run(`INSERT INTO "ShareLink" ("id","tokenHash","runId","createdAt","expiresAt") VALUES (?,?,?,?,?)`, [`sl-${runId}`, `hash-${runId}`, runId, at, at + DAY]);
   for (const i of [1, 2]) await db.run(`INSERT INTO "ShareAccess" ("shareLinkId","at","browser","client") VALUES (?,?,?,?)`, [`sl-${runId}`, at + i, "Firefox", "ab12"]);
   await db.run(`INSERT INTO "NotifyChannel" ("id","name","kind","urlEnc","urlHost","createdAt") VALUES ('ch','ch','webhook','x','http://127.0.0.1',?) ON CONFLICT DO NOTHING`, [at]);

@@ -47,7 +47,7 @@ export interface PruneSummary {
 }
 
 export type RunChildTable =
-  | "Event" | "Finding" | "RunNode" | "RunEdge" | "Decision" | "ShareAccess" | "ShareLink" | "RunSource" | "IngestError" | "NotifyDelivery";
+  | "Event" | "Finding" | "RunNode" | "RunEdge" | "GraphLayout" | "Decision" | "ShareAccess" | "ShareLink" | "RunSource" | "IngestError" | "NotifyDelivery";
 
 /**
  * Every row that hangs off a run, children first. The foreign keys cascade
@@ -60,6 +60,7 @@ const CHILDREN: readonly { table: RunChildTable; where: (ids: string) => string 
   { table: "Finding", where: (ids) => `"runId" IN (${ids})` },
   { table: "RunNode", where: (ids) => `"runId" IN (${ids})` },
   { table: "RunEdge", where: (ids) => `"runId" IN (${ids})` },
+  { table: "GraphLayout", where: (ids) => `"runId" IN (${ids})` },
   { table: "Decision", where: (ids) => `"runId" IN (${ids})` },
   { table: "ShareAccess", where: (ids) => `"shareLinkId" IN (SELECT "id" FROM "ShareLink" WHERE "runId" IN (${ids}))` },
   { table: "ShareLink", where: (ids) => `"runId" IN (${ids})` },

@@ -15,6 +15,9 @@ export interface RunFindingItem extends StoredFinding {
   at: { source: string | null; line: number | null; record: string | null } | null;
 }
 
+/** Event ids per query when finding where findings fired (SQLite binds at most 32,766 parameters; Prisma adds its own). */
+const AT_EVENTS_PER_QUERY = 500;
+
 /** One run with what its page shows at once (events are paged separately). */
 export async function getRunDetail(runId: string) {
   const prisma = await getPrisma();
@@ -27,13 +30,19 @@ export async function getRunDetail(runId: string) {
     },
   });
   if (!run) return null;
-  const atEvents = await prisma.event.findMany({
-    where: { runId, eventId: { in: [...new Set(run.findings.map((f) => f.atEventId).filter((id): id is string => id !== null))] } },
-    select: { eventId: true, sourceId: true, line: true, record: true },
-  });
+  // In slices: a run with thousands of findings would pass the database's bound-parameter limit in one query.
+  const atIds = [...new Set(run.findings.map((f) => f.atEventId).filter((id): id is string => id !== null))];
+  const atEvents = new Map<string, { sourceId: number | null; line: number | null; record: string | null }>();
+  for (let i = 0; i < atIds.length; i += AT_EVENTS_PER_QUERY) {
+    const rows = await prisma.event.findMany({
+      where: { runId, eventId: { in: atIds.slice(i, i + AT_EVENTS_PER_QUERY) } },
+      select: { eventId: true, sourceId: true, line: true, record: true },
+    });
+    for (const row of rows) atEvents.set(row.eventId, row);
+  }
   const sourcePaths = new Map(run.sources.map((s) => [s.source.id, s.source.path]));
   const locate = (eventId: string | null): RunFindingItem["at"] => {
-    const event = atEvents.find((e) => e.eventId === eventId);
+    const event = eventId === null ? undefined : atEvents.get(eventId);
     if (event === undefined || (event.sourceId === null && event.line === null && event.record === null)) return null;
     const path = event.sourceId === null ? undefined : sourcePaths.get(event.sourceId);
     return { source: path === undefined ? null : baseName(path), line: event.line, record: event.record };

@@ -11,9 +11,9 @@ import type { NodeInspectorData } from "@/lib/domain/graph/inspector-types";
 import { listNodeBudgets } from "@/lib/domain/graph/node-budgets";
 import { EVIDENCE_EVENT_TYPES, extractNodeEvidence, type EvidenceEvent } from "@/lib/domain/graph/node-evidence";
 import { readReportEvidence } from "@/lib/domain/graph/report-evidence";
-import type { FindingInput, HaltMark, RunGraph } from "@/lib/domain/graph/types";
+import type { FindingInput, HaltMark, RunGraph, RunGraphInput } from "@/lib/domain/graph/types";
 import type { LoopEvent } from "@/lib/domain/protocol/types";
-import { getPrisma } from "./client";
+import { getPrisma, getSql } from "./client";
 import { getProjectDetectorConfig } from "./settings";
 
 /** How many of a node's latest events the inspector reads. */
@@ -39,16 +39,47 @@ export async function getRunGraphVersion(runId: string): Promise<string | null> 
   return run ? toVersion(run) : null;
 }
 
-async function loadRunGraph(runId: string): Promise<{ graph: RunGraph; findings: FindingInput[] } | null> {
+type LoadedGraph = { graph: RunGraph; findings: FindingInput[] };
+
+/**
+ * The latest graphs built, by run, with the version they were built at: the
+ * graph, its layout and the inspector of one node all read the same graph,
+ * and a 10,000-node one takes a second to read and build. A new event or
+ * finding changes the version, and the graph is built again.
+ */
+const built = new Map<string, { version: string; loaded: LoadedGraph }>();
+const KEEP_BUILT = 4;
+
+/** The nodes and edges through the raw handle: tens of thousands of rows, which Prisma's engine maps several times slower. */
+async function readGraphRows(runId: string): Promise<Pick<RunGraphInput, "nodes" | "edges">> {
+  const sql = await getSql();
+  const [nodes, edges] = await Promise.all([
+    sql.all<{ nodeId: string; label: string | null; role: string | null; declared: unknown; turns: unknown; tokens: unknown; costUsd: unknown; runtimeMs: unknown; firstSeen: unknown }>(
+      `SELECT "nodeId","label","role","declared","turns","tokens","costUsd","runtimeMs","firstSeen" FROM "RunNode" WHERE "runId" = ? ORDER BY "firstSeen"`, [runId],
+    ),
+    sql.all<{ fromNode: string; toNode: string; declared: unknown; traversals: unknown }>(`SELECT "fromNode","toNode","declared","traversals" FROM "RunEdge" WHERE "runId" = ?`, [runId]),
+  ]);
+  return {
+    nodes: nodes.map((n) => ({
+      nodeId: n.nodeId, label: n.label, role: n.role, declared: Boolean(n.declared), turns: Number(n.turns), tokens: Number(n.tokens),
+      costUsd: Number(n.costUsd), runtimeMs: Number(n.runtimeMs), firstSeen: Number(n.firstSeen),
+    })),
+    edges: edges.map((e) => ({ fromNode: e.fromNode, toNode: e.toNode, declared: Boolean(e.declared), traversals: Number(e.traversals) })),
+  };
+}
+
+async function loadRunGraph(runId: string): Promise<LoadedGraph | null> {
   const prisma = await getPrisma();
   const run = await prisma.run.findUnique({
     where: { id: runId },
     select: { id: true, status: true, eventCount: true, findingCount: true, updatedAt: true, loopLimit: true, facts: true },
   });
   if (!run) return null;
-  const [nodes, edges, findings] = await Promise.all([
-    prisma.runNode.findMany({ where: { runId }, orderBy: { firstSeen: "asc" } }),
-    prisma.runEdge.findMany({ where: { runId } }),
+  const version = toVersion(run);
+  const known = built.get(runId);
+  if (known?.version === version) return known.loaded;
+  const [{ nodes, edges }, findings] = await Promise.all([
+    readGraphRows(runId),
     prisma.finding.findMany({ where: { runId }, select: FINDING_FIELDS, orderBy: [{ atTsMs: "asc" }, { id: "asc" }] }),
   ]);
   const graph = buildRunGraph({
@@ -58,11 +89,18 @@ async function loadRunGraph(runId: string): Promise<{ graph: RunGraph; findings:
     findings,
     // Ingest stores the limit with the run's worst cycle; no cycle, no limit needed.
     maxCycleIterations: run.loopLimit ?? DEFAULT_DETECTOR_CONFIG.maxCycleIterations,
-    version: toVersion(run),
+    version,
     live: LIVE_STATUSES.has(run.status),
     reportEvidence: readReportEvidence(parseJsonColumn(run.facts)),
   });
-  return { graph, findings };
+  const loaded = { graph, findings };
+  built.delete(runId);
+  built.set(runId, { version, loaded });
+  for (const old of built.keys()) {
+    if (built.size <= KEEP_BUILT) break;
+    built.delete(old);
+  }
+  return loaded;
 }
 
 /** The graph of a run, or `null` when there is no such run. */
