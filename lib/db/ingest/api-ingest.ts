@@ -5,6 +5,7 @@ import type { SourceFormat } from "@/lib/domain/protocol/types";
 import type { SqlDb } from "../sql";
 import { IngestWriter, emptyCounts, type IngestCounts } from "./writer";
 import { getDetectorSettingsVersion, getProjectDetectorConfig } from "../settings";
+import { GroupCommit, type GroupCommitLoad } from "./group-commit";
 
 /** Largest request body accepted by POST /api/ingest (LOOPSCOPE_INGEST_MAX_BYTES overrides). */
 export const DEFAULT_MAX_BODY_BYTES = 8 << 20;
@@ -137,9 +138,34 @@ export async function ingestApiLines(db: SqlDb, lines: LineItem[], sourceName: s
  */
 export async function ingestApiItems(db: SqlDb, items: ParseItem[], sourceName: string, format: SourceFormat): Promise<IngestCounts> {
   const counts = emptyCounts();
-  const sourceId = await apiSourceId(db, sourceName, format);
-  await (await writerFor(db)).writeBatch(items, { sourceId, name: sourceName }, counts);
+  const write = async (tx: SqlDb) => {
+    const sourceId = await apiSourceId(tx, sourceName, format);
+    await (await writerFor(db)).writeBatch(items, { sourceId, name: sourceName }, counts);
+  };
+  // SQLite has one writer: concurrent requests share a transaction (group commit). PostgreSQL
+  // writes them side by side, each in its own transaction, as several servers do.
+  if (db.kind === "sqlite") await groupCommitFor(db).submit(items.length, write);
+  else await write(db);
   return counts;
+}
+
+const groupCommits = new WeakMap<SqlDb, GroupCommit>();
+
+function groupCommitFor(db: SqlDb): GroupCommit {
+  let group = groupCommits.get(db);
+  if (!group) {
+    group = new GroupCommit(db);
+    groupCommits.set(db, group);
+  }
+  return group;
+}
+
+/**
+ * The SQLite write queue of API ingest (events waiting, how fast they drain),
+ * for admission control; null on PostgreSQL, whose writes do not queue here.
+ */
+export function apiWriteLoad(db: SqlDb): GroupCommitLoad | null {
+  return db.kind === "sqlite" ? groupCommitFor(db).load() : null;
 }
 
 async function apiSourceId(db: SqlDb, name: string, format: SourceFormat): Promise<number> {

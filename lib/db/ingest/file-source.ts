@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync, type BigIntStats } from "node:fs";
 import { open, readdir, realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
@@ -79,7 +79,15 @@ export async function matchesFingerprint(path: string, stored: string | null): P
 
 /** What ingest needs of a file's state: the inode as a bigint (overlay file systems use the high bits). */
 export async function statSource(path: string): Promise<{ size: number; mtimeMs: number; ino: bigint }> {
-  const info = await stat(path, { bigint: true });
+  return toSourceStat(await stat(path, { bigint: true }));
+}
+
+/** `statSource`, synchronously. */
+export function statSourceSync(path: string): { size: number; mtimeMs: number; ino: bigint } {
+  return toSourceStat(statSync(path, { bigint: true }));
+}
+
+function toSourceStat(info: BigIntStats): { size: number; mtimeMs: number; ino: bigint } {
   // Node's own `mtimeMs` arithmetic, to the last bit: the stored values of earlier versions compare equal.
   const mtimeMs = Number(info.mtimeNs / 1_000_000_000n) * 1e3 + Number(info.mtimeNs % 1_000_000_000n) / 1e6;
   return { size: Number(info.size), mtimeMs, ino: info.ino };

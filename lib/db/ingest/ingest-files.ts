@@ -2,13 +2,13 @@ import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { SqlDb } from "../sql";
 import type { DetectorConfig } from "@/lib/domain/detector";
-import type { ParseItem, SourceFormat } from "@/lib/domain/formats";
-import { parseSource } from "@/lib/domain/formats";
+import type { ParseItem } from "@/lib/domain/formats";
 import { formatCount } from "@/lib/domain/numbers";
 import { IngestWriter, emptyCounts, storeIngestError, type IngestCounts, type RejectedLine } from "./writer";
-import {
-  describeFsError, expandPaths, fingerprintReadFile, matchesFingerprint, readChunks, statSource, type FoundFile,
-} from "./file-source";
+import { describeFsError, expandPaths, matchesFingerprint, statSourceSync, type FoundFile } from "./file-source";
+import type { PackedBatch } from "./packed-batch";
+import { ParseThread } from "./parse-thread-client";
+import { collectList, readBatches, type BatchSource, type ReadPlan } from "./read-batches";
 
 export interface IngestOptions {
   /** Called as bytes are read: for a progress bar. */
@@ -20,7 +20,18 @@ export interface IngestOptions {
   batchEvents?: number;
   config?: Partial<DetectorConfig>;
   writer?: IngestWriter;
+  /**
+   * Parse in a worker thread while this one writes: `true` always (an error
+   * when it cannot start), `false` never; by default when there are at least
+   * `PARSE_THREAD_MIN_BYTES` to read (below that, starting the thread costs
+   * more than it saves), and in this thread when it cannot start.
+   */
+  parseThread?: boolean;
 }
+
+export const PARSE_THREAD_MIN_BYTES = 16 << 20;
+/** Files handed to the parse thread ahead of the one being written (its memory is bounded by the batches it may post ahead). */
+const PARSE_AHEAD_FILES = 2;
 
 export interface IngestSummary {
   files: number;
@@ -67,15 +78,50 @@ export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: Ing
   }
   const sizes = await Promise.all(files.map((f) => stat(f.path).then((s) => s.size, () => 0)));
   const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  const wanted = opts.parseThread ?? totalBytes >= PARSE_THREAD_MIN_BYTES;
+  const starting = wanted ? ParseThread.start() : null;
+  let thread: ParseThread | null = null;
+  // Files are read in this thread until the parse thread has started (it takes a moment to load).
+  const started = starting?.then((t) => (thread = t), () => null);
+  const reads = new Map<number, FileRead & { batches?: BatchSource<PackedBatch> }>();
+  let planned = 0;
+  const planOne = async () => {
+    const read = await planFileRead(db, files[planned], counts, opts);
+    reads.set(planned++, read.kind === "read" && thread ? { ...read, batches: thread.read(read.plan) } : read);
+  };
+  // With a parse thread, the next files to read are planned and handed to it before this one's
+  // batches are written (between transactions), so that it parses ahead while this thread writes.
+  const planAhead = async (current: number) => {
+    if (!thread) return;
+    let ahead = 0;
+    for (const [j, read] of reads) if (j > current && read.kind === "read") ahead++;
+    while (ahead < PARSE_AHEAD_FILES && planned < files.length) {
+      await planOne();
+      if (reads.get(planned - 1)!.kind === "read") ahead++;
+    }
+  };
   let doneBytes = 0;
   let unchanged = 0;
-  for (let i = 0; i < files.length; i++) {
-    const read = await ingestFile(db, writer, files[i], counts, opts, (bytes) =>
-      opts.onProgress?.({ bytes: doneBytes + bytes, totalBytes, files: i, totalFiles: files.length, events: counts.eventsNew }),
-    );
-    if (!read) unchanged++;
-    doneBytes += sizes[i];
-    opts.onProgress?.({ bytes: doneBytes, totalBytes, files: i + 1, totalFiles: files.length, events: counts.eventsNew });
+  try {
+    for (let i = 0; i < files.length; i++) {
+      await planAhead(i - 1);
+      if (!reads.has(i)) await planOne();
+      const read = reads.get(i)!;
+      reads.delete(i);
+      if (read.kind === "unchanged") unchanged++;
+      if (read.kind === "read") {
+        const onBytes = (bytes: number) =>
+          opts.onProgress?.({ bytes: doneBytes + bytes, totalBytes, files: i, totalFiles: files.length, events: counts.eventsNew });
+        const batches = read.batches ?? readInline(read.plan);
+        await writeFileBatches(db, writer, files[i], read, batches, counts, opts, onBytes, () => planAhead(i));
+      }
+      doneBytes += sizes[i];
+      opts.onProgress?.({ bytes: doneBytes, totalBytes, files: i + 1, totalFiles: files.length, events: counts.eventsNew });
+    }
+    // Asked for, the thread must have run (tests); by default a thread that cannot start leaves the work to this one.
+    if (opts.parseThread === true) await starting;
+  } finally {
+    await ((await started) ?? null)?.close();
   }
   return summarise(files.length, unchanged, counts);
 }
@@ -105,12 +151,27 @@ export async function ingestFile(
   opts: IngestOptions,
   onBytes?: (bytes: number) => void,
 ): Promise<boolean> {
+  const read = await planFileRead(db, file, counts, opts);
+  if (read.kind === "read") {
+    await writeFileBatches(db, writer, file, read, readInline(read.plan), counts, opts, onBytes);
+  }
+  return read.kind !== "unchanged";
+}
+
+/** A file's batches read in this thread. */
+const readInline = (plan: ReadPlan): BatchSource<ParseItem[]> => (deliver) => readBatches(plan, collectList, deliver);
+
+/** What to do with a file: nothing (unchanged since the last ingest, or unreadable and reported), or read it. */
+type FileRead = { kind: "unchanged" | "rejected" } | { kind: "read"; plan: ReadPlan; source: SourceRow; size: number };
+
+async function planFileRead(db: SqlDb, file: FoundFile, counts: IngestCounts, opts: IngestOptions): Promise<FileRead> {
   let info;
   try {
-    info = await statSource(file.path);
+    // Synchronous: while a parse thread reads, an asynchronous stat waits its turn behind its reads.
+    info = statSourceSync(file.path);
   } catch (error) {
     await rejectWholeFile(db, file, describeFsError(error), counts, opts);
-    return true;
+    return { kind: "rejected" };
   }
   const source = await getOrCreateSource(db, file.path, file.linkedPath);
   let start = 0;
@@ -122,95 +183,64 @@ export async function ingestFile(
       startLine = source.lineCount + 1;
     }
   }
-  if (start > 0 && start === info.size) return false;
+  if (start > 0 && start === info.size) return { kind: "unchanged" };
   if (source.format !== null && rereadsWhole(source.format)) {
     start = 0;
     startLine = 1;
   }
-  const batchEvents = opts.batchEvents ?? 20_000;
-  let batch: ParseItem[] = [];
-  let eventsInBatch = 0;
-  let lastEnd = start;
-  let lastLine = startLine - 1;
-  let format: string | null = source.format;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const fingerprint = await fingerprintReadFile(file.path, lastEnd, info.ino);
-    const rejected = await writer.writeBatch(batch, {
-      sourceId: source.id,
-      name: file.display,
-      progress: { offset: lastEnd, lineCount: lastLine, fingerprint, size: info.size, mtimeMs: info.mtimeMs, format },
-    }, counts);
-    for (const r of rejected) opts.onRejected?.(file.display, r);
-    batch = [];
-    eventsInBatch = 0;
-    onBytes?.(lastEnd - start);
+  const plan: ReadPlan = {
+    path: file.path, start, startLine, format: source.format, ino: info.ino, mtimeMs: info.mtimeMs,
+    sourceKey: basename(file.path), sourceFolder: basename(dirname(file.path)),
+    holdUnterminatedLast: opts.holdUnterminatedLast === true, batchEvents: opts.batchEvents ?? 20_000,
   };
-  try {
-    const items = parseSource(readChunks(file.path, start), {
-      sourceKey: basename(file.path),
-      sourceFolder: basename(dirname(file.path)),
-      sourceModifiedMs: info.mtimeMs,
-      emitUnterminatedLast: !opts.holdUnterminatedLast,
-      startLine,
-      startOffset: start,
-      format: start > 0 && format ? (format as SourceFormat | "retrospectives") : undefined,
-      onFormat: (f) => {
-        format = f;
-      },
-    });
-    for await (const item of items) {
-      batch.push(item);
-      if (item.kind === "event") eventsInBatch++;
-      const end = (item as { endOffset?: number }).endOffset;
-      if (typeof end === "number") lastEnd = end;
-      if (item.kind !== "run" && item.line !== null && item.line > lastLine) lastLine = item.line;
-      if (eventsInBatch >= batchEvents || batch.length >= batchEvents * 2) await flush();
-    }
-  } catch (error) {
-    // Only a failure to read the file is the file's problem; a database error is
-    // not stored as if the file were bad: it propagates, and nothing past the
-    // last committed batch counts as read, so a retry resumes there.
-    if (!isFileSystemError(error)) throw error;
-    await flush();
-    await rejectWholeFile(db, file, describeFsError(error), counts, opts);
-    return true;
-  }
-  await flushFinal(db, writer, file, source, batch, counts, opts, {
-    offset: Math.max(lastEnd, start), lineCount: lastLine, size: info.size, mtimeMs: info.mtimeMs, format, ino: info.ino,
-  });
-  await reportShrunk(db, file, info.ino, lastEnd, counts, opts);
-  return true;
+  return { kind: "read", plan, source, size: info.size };
 }
 
 /**
- * A file cut shorter while it was read (truncated to be written again) ends
- * the read early, often inside a line: that is said in one error, and the
- * offset committed past the new end makes the next ingest read it from the
- * start. A file deleted meanwhile was read whole through its open handle.
+ * Writes a file's batches, each in its own transaction with the offset, line
+ * count and fingerprint it reached. A database error propagates, and nothing
+ * past the last committed batch counts as read, so a retry resumes there.
+ * `beforeWrite` runs before each batch is written.
  */
-async function reportShrunk(db: SqlDb, file: FoundFile, ino: bigint, readTo: number, counts: IngestCounts, opts: IngestOptions) {
-  const now = await statSource(file.path).catch(() => null);
-  if (now === null || now.ino !== ino || now.size >= readTo) return;
-  const message = `file shrank to ${formatCount(now.size)} bytes while it was read (${formatCount(readTo)} bytes read): ` +
-    "what is in it now is read from the start by the next ingest";
-  await rejectWholeFile(db, file, message, counts, opts);
-}
-
-function isFileSystemError(error: unknown): boolean {
-  return typeof (error as NodeJS.ErrnoException | null)?.syscall === "string";
-}
-
-async function flushFinal(
-  db: SqlDb, writer: IngestWriter, file: FoundFile, source: SourceRow, batch: ParseItem[], counts: IngestCounts,
-  opts: IngestOptions, p: { offset: number; lineCount: number; size: number; mtimeMs: number; format: string | null; ino: bigint },
+async function writeFileBatches(
+  db: SqlDb,
+  writer: IngestWriter,
+  file: FoundFile,
+  read: Extract<FileRead, { kind: "read" }>,
+  batches: BatchSource<ParseItem[] | PackedBatch>,
+  counts: IngestCounts,
+  opts: IngestOptions,
+  onBytes?: (bytes: number) => void,
+  beforeWrite?: () => Promise<void>,
 ): Promise<void> {
-  const fingerprint = await fingerprintReadFile(file.path, p.offset, p.ino);
-  const rejected = await writer.writeBatch(batch, {
-    sourceId: source.id, name: file.display,
-    progress: { offset: p.offset, lineCount: p.lineCount, fingerprint, size: p.size, mtimeMs: p.mtimeMs, format: p.format },
-  }, counts);
-  for (const r of rejected) opts.onRejected?.(file.display, r);
+  let readTo = read.plan.start;
+  let shrankTo: number | null = null;
+  let unreadable: string | null = null;
+  await batches(async (b) => {
+    if (b.kind === "read-error") {
+      unreadable = b.message;
+      return;
+    }
+    await beforeWrite?.();
+    const rejected = await writer.writeBatch(b.items, {
+      sourceId: read.source.id, name: file.display, progress: { ...b.progress, size: read.size, mtimeMs: read.plan.mtimeMs },
+    }, counts);
+    for (const r of rejected) opts.onRejected?.(file.display, r);
+    readTo = b.progress.offset;
+    if (b.final) shrankTo = b.shrankTo;
+    else onBytes?.(readTo - read.plan.start);
+  });
+  if (unreadable !== null) {
+    await rejectWholeFile(db, file, unreadable, counts, opts);
+    return;
+  }
+  // A read cut short, often inside a line, is said in one error; the offset committed past the
+  // file's new end makes the next ingest read it from the start.
+  if (shrankTo !== null) {
+    const message = `file shrank to ${formatCount(shrankTo)} bytes while it was read (${formatCount(readTo)} bytes read): ` +
+      "what is in it now is read from the start by the next ingest";
+    await rejectWholeFile(db, file, message, counts, opts);
+  }
 }
 
 async function rejectWholeFile(db: SqlDb, file: FoundFile, message: string, counts: IngestCounts, opts: IngestOptions) {

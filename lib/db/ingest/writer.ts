@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { SqlDb } from "../sql";
-import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
-import type { ParseItem, RunFactFields } from "@/lib/domain/formats/types";
+import type { SourceFormat } from "@/lib/domain/protocol/types";
+import type { ImportedDecision, ParseItem, RunFactFields } from "@/lib/domain/formats/types";
 import type { DetectorConfig } from "@/lib/domain/detector";
 import { RunAccumulator } from "@/lib/domain/runs/run-accumulator";
 import { CHECKPOINT_EVERY, RunCheckpoints } from "@/lib/domain/runs/run-checkpoints";
-import { parseIsoTimestamp as parseTimestamp } from "@/lib/domain/formats/timestamp";
-import { insertEventRows, type EventRow } from "./event-rows";
+import { insertEventRows } from "./event-rows";
+import { eventAt, isPackedBatch, packItems, type OtherItem, type PackedBatch } from "./packed-batch";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
 import { mergeFacts, withDocument } from "./merge-facts";
 import { callsForNotification, enqueueRunNotifications, loadRules } from "../notify";
@@ -72,19 +72,21 @@ export class IngestWriter {
   ) {}
 
   /** Writes one batch in one transaction; returns the rejected lines it stored. */
-  async writeBatch(items: readonly ParseItem[], source: BatchSource, counts: IngestCounts): Promise<RejectedLine[]> {
+  async writeBatch(input: readonly ParseItem[] | PackedBatch, source: BatchSource, counts: IngestCounts): Promise<RejectedLine[]> {
+    const batch = isPackedBatch(input) ? input : packItems(input, false);
     return this.db.transaction(async (tx) => {
-      const rows: EventRow[] = [];
-      const events: LoopEvent[] = [];
-      const seen = new Set<string>();
+      /** The events to insert: indexes into `batch`, each (runId, eventId) once. */
+      const rows: number[] = [];
+      const seen = new Map<string, Set<string>>();
       const factsByRun = new Map<string, { format: SourceFormat; facts: RunFactFields }>();
       const rejected: RejectedLine[] = [];
       const formats = new Map<string, SourceFormat>();
       const documents: { runId: string; column: "report" | "retrospective"; markdown: string }[] = [];
-      for (const item of items) {
+      const decisions: { runId: string; decision: ImportedDecision }[] = [];
+      const takeOther = (item: OtherItem) => {
         if (item.kind === "error") {
           rejected.push({ line: item.line, message: item.message, excerpt: null, runId: null });
-          continue;
+          return;
         }
         if (item.kind === "run") {
           const prev = factsByRun.get(item.runId);
@@ -92,62 +94,91 @@ export class IngestWriter {
           if (facts.markdown) documents.push({ runId: item.runId, column: facts.document === "report" ? "report" : "retrospective", markdown: facts.markdown });
           factsByRun.set(item.runId, { format: item.format, facts: prev ? mergeFacts(prev.facts, facts) : facts });
           if (!formats.has(item.runId)) formats.set(item.runId, item.format);
-          continue;
+          return;
         }
-        const e = item.event;
-        const key = `${e.runId}\u0000${e.id}`;
-        if (seen.has(key)) {
+        // Another Loopscope's run: created under the format it was first stored under, with its people's decisions.
+        if (!formats.has(item.runId)) formats.set(item.runId, item.format);
+        for (const decision of item.decisions) decisions.push({ runId: item.runId, decision });
+      };
+      const others = batch.others;
+      let next = 0;
+      let runIds: Set<string> | undefined;
+      for (let i = 0; i < batch.runId.length; i++) {
+        while (next < others.length && others[next].at <= i) takeOther(others[next++].item);
+        const runId = batch.runId[i];
+        // A batch holds runs in stretches: the run's state is looked up when the run changes, not per event.
+        if (i === 0 || runId !== batch.runId[i - 1]) {
+          runIds = seen.get(runId);
+          if (runIds === undefined) {
+            seen.set(runId, (runIds = new Set()));
+            if (!formats.has(runId)) formats.set(runId, batch.format[i]);
+          }
+        }
+        const eventId = batch.eventId[i];
+        if (runIds!.has(eventId)) {
           counts.eventsDuplicate++;
           continue;
         }
-        seen.add(key);
-        if (!formats.has(e.runId)) formats.set(e.runId, item.format);
-        const tsMs = item.tsMs ?? parseTimestamp(e.ts);
-        rows.push({
-          runId: e.runId, eventId: e.id, tsMs, ts: e.ts, type: e.type, sourceType: item.sourceType,
-          node: typeof e.node === "string" ? e.node : null, sourceId: source.sourceId, line: item.line, record: item.record ?? null, raw: item.raw,
-          data: item.format === "protocol" ? null : JSON.stringify(e),
-        });
-        events.push(e);
+        runIds!.add(eventId);
+        rows.push(i);
       }
+      while (next < others.length) takeOther(others[next++].item);
 
       // Sorted, so that concurrent writers lock runs in one order (no deadlocks on PostgreSQL).
       const resync = new Set<string>();
+      /** Runs this transaction created: none of their events is stored yet. */
+      const created = new Set<string>();
       for (const runId of [...formats.keys()].sort()) {
-        if (await this.loadRun(tx, runId, formats.get(runId)!, counts)) resync.add(runId);
+        if (await this.loadRun(tx, runId, formats.get(runId)!, counts, created)) resync.add(runId);
       }
-      const inserted = await insertEventRows(tx, rows);
+      for (const d of decisions) await insertImportedDecision(tx, d.runId, d.decision);
+      const inserted = await insertEventRows(tx, batch, rows, source.sourceId, created);
       const rebuild = new Set<string>();
       /** Per run, the oldest instant this batch stored: a rebuild restarts before it. */
       const oldest = new Map<string, number>();
-      const tsOf = new Map<string, number>();
+      /** The events applied, in order: where a finding's instant is looked up. */
+      const applied: number[] = [];
       const fresh = new Map<string, ReturnType<RunAccumulator["findings"]>[number][]>();
-      for (let i = 0; i < rows.length; i++) {
-        if (!inserted[i]) {
+      let cached: CachedRun | undefined;
+      let runId = "";
+      for (let r = 0; r < rows.length; r++) {
+        if (!inserted[r]) {
           counts.eventsDuplicate++;
           continue;
         }
         counts.eventsNew++;
-        const row = rows[i];
-        counts.runsTouched.add(row.runId);
-        const cached = this.cache.get(row.runId)!;
-        if (!(row.tsMs >= (oldest.get(row.runId) ?? Infinity))) oldest.set(row.runId, row.tsMs);
-        if (rebuild.has(row.runId)) continue;
-        if (row.tsMs < cached.acc.lastTsMs) {
-          rebuild.add(row.runId);
+        const i = rows[r];
+        const tsMs = batch.tsMs[i];
+        if (cached === undefined || batch.runId[i] !== runId) {
+          runId = batch.runId[i];
+          counts.runsTouched.add(runId);
+          cached = this.cache.get(runId)!;
+        }
+        if (!(tsMs >= (oldest.get(runId) ?? Infinity))) oldest.set(runId, tsMs);
+        if (rebuild.has(runId)) continue;
+        if (tsMs < cached.acc.lastTsMs) {
+          rebuild.add(runId);
           continue;
         }
-        tsOf.set(row.eventId, row.tsMs);
-        cached.checkpoints?.beforeEvent(cached.acc, row.tsMs);
-        const found = cached.acc.applyEvent(events[i], row.tsMs);
+        applied.push(i);
+        cached.checkpoints?.beforeEvent(cached.acc, tsMs);
+        const found = cached.acc.applyEvent(eventAt(batch, i), tsMs);
         const updated = cached.acc.updatedFindings();
         counts.findingsNew += found.length;
         if (found.length > 0 || updated.length > 0) {
-          const list = fresh.get(row.runId) ?? [];
+          const list = fresh.get(runId) ?? [];
           list.push(...found, ...updated);
-          fresh.set(row.runId, list);
+          fresh.set(runId, list);
         }
       }
+      let tsOfApplied: Map<string, number> | null = null;
+      const tsOf = (eventId: string): number | null => {
+        if (tsOfApplied === null) {
+          tsOfApplied = new Map();
+          for (const i of applied) tsOfApplied.set(batch.eventId[i], batch.tsMs[i]);
+        }
+        return tsOfApplied.get(eventId) ?? null;
+      };
       for (const [runId, { facts }] of factsByRun) {
         const cached = this.cache.get(runId)!;
         cached.facts = cached.facts ? mergeFacts(cached.facts, facts) : facts;
@@ -175,7 +206,7 @@ export class IngestWriter {
       for (const runId of touched) {
         const cached = this.cache.get(runId)!;
         const found = fresh.get(runId) ?? [];
-        await insertFindings(tx, runId, found, (id) => tsOf.get(id) ?? null);
+        await insertFindings(tx, runId, found, tsOf);
         await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
         await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);
         // In this transaction: a halt and the notification it calls for are stored together or not at all.
@@ -210,7 +241,7 @@ export class IngestWriter {
    * Makes sure the run exists and its cached accumulator matches what is
    * stored; returns true when it had to rebuild it from the stored events.
    */
-  private async loadRun(tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts): Promise<boolean> {
+  private async loadRun(tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts, created: Set<string>): Promise<boolean> {
     const select = () =>
       tx.get<{ eventCount: number; format: string; facts: string | null }>(
         `SELECT "eventCount","format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
@@ -219,11 +250,12 @@ export class IngestWriter {
     let row = await select();
     if (!row) {
       const now = Date.now();
-      const created = await tx.run(
+      const inserted = await tx.run(
         `INSERT INTO "Run" ("id","format","createdAt","updatedAt") VALUES (?,?,?,?) ON CONFLICT DO NOTHING`,
         [runId, format, now, now],
       );
-      if (created > 0) {
+      if (inserted > 0) {
+        created.add(runId);
         counts.runsNew++;
         this.cache.set(runId, { acc: new RunAccumulator(runId, format, this.config), format, facts: null, checkpoints: null });
         return false;
@@ -259,6 +291,16 @@ export class IngestWriter {
 function stripMarkdown(facts: RunFactFields): RunFactFields {
   const { markdown: _markdown, ...rest } = facts;
   return rest;
+}
+
+/** Stores a decision as its run's export has it (once: its id and its halt are unique). */
+async function insertImportedDecision(tx: SqlDb, runId: string, d: ImportedDecision): Promise<void> {
+  await tx.run(
+    `INSERT INTO "Decision" ("id","runId","haltKey","action","directive","budgetDelta","provider","by","eventId","createdAt","deliveredAt","ackedAt")
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+    [d.id, runId, d.haltKey, d.action, d.directive, d.budgetDelta === null ? null : JSON.stringify(d.budgetDelta), d.provider, d.by, d.eventId,
+      d.createdAt, d.deliveredAt, d.ackedAt],
+  );
 }
 
 /** Stores a rejected line once (the same bad line read twice is one error). */
