@@ -94,5 +94,7 @@ function buildCsp(nonce: string): string {
 }
 
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+  // The ingest routes skip this function altogether (it would pass them through anyway): running it
+  // costs Next.js a copy of every request body, about a tenth of an ingest request's CPU under load.
+  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico|api/ingest$|v1/traces$).*)" }],
 };

@@ -6,19 +6,27 @@
 // events the same client sent before, for 60 s. Then it reads the database back
 // and checks it holds exactly the unique events that got a 2xx (none lost, none
 // stored twice). A second pass at 4× the clients shows the server past capacity:
-// it answers 429 with Retry-After, never a timeout or a dropped connection.
-// All traffic goes to 127.0.0.1. Timing never fails anything: it prints.
+// it answers 429/503 with Retry-After (clients wait as told, as loopscope/client
+// does), never a timeout or a dropped connection, and loses nothing either.
+// All traffic goes to 127.0.0.1. Timing never fails anything: it prints, with the
+// server's CPU per request and its share of a core (the machine may be shared).
 //
-// Usage: npm run bench:load -- [--db sqlite|postgres|both] [--duration 60] [--clients 100] [--no-overload]
-// The last line for each database has exactly this form (scripts read it):
+// Usage: npm run bench:load -- [--db sqlite|postgres|both] [--duration 60] [--clients 100]
+//          [--no-overload] [--port N] [--cpu-prof <dir>]
+// Per database it prints the overload line first, then the contract line, which
+// is the last line for that database (scripts read it):
+//   overload <sqlite|postgres>: 4× (…): <N> 429/503 with Retry-After, <N> timeouts, <N> dropped; …
 //   load <sqlite|postgres>: <N> events/s accepted, p95 <N> ms, p99 <N> ms, lost <N>, duplicated <N>, 5xx <N>
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { mkdirSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import autocannon from "autocannon";
-import pg from "pg";
-import { buildIsFresh, nextBin, recreatePostgres, runStep, waitForUrl } from "../../scripts/run-steps.js";
+import { nextBin, recreatePostgres, waitForUrl } from "../../scripts/run-steps.js";
+import { prepareLoadBuild } from "./build.js";
+import { BATCH, DUP_SHARE, drive } from "./drive.js";
+import { verifyStored } from "./verify.js";
+import { processCpuMs } from "./server-cpu.js";
+import { formatLoadLine, formatOverloadLine, formatServerCpu } from "./report.js";
 
 const opt = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -28,130 +36,90 @@ const duration = Number(opt("duration", 60));
 const clients = Number(opt("clients", 100));
 const which = opt("db", "both");
 const overload = !process.argv.includes("--no-overload");
-const BATCH = 100;
-const DUP_SHARE = 0.03;
+const fixedPort = opt("port", null);
+const cpuProf = opt("cpu-prof", null);
+const OVERLOAD_FACTOR = 4;
+const OUT = resolve("bench/.out/load");
+mkdirSync(OUT, { recursive: true });
+const overloadSeconds = Math.min(duration, 20);
 
-if (!buildIsFresh()) runStep("next build", process.execPath, [nextBin, "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
-const lines = [];
-for (const kind of which === "both" ? ["sqlite", "postgres"] : [which]) lines.push(await benchDatabase(kind));
+const dist = prepareLoadBuild();
+console.log(`serving the production build in ${dist}/`);
+const summary = [];
+for (const kind of which === "both" ? ["sqlite", "postgres"] : [which]) summary.push(...(await benchDatabase(kind)));
 console.log("");
-for (const l of lines) console.log(l);
+// Overload lines first: each database's last line stays its `load` line.
+for (const l of summary.filter((l) => l.startsWith("overload"))) console.log(l);
+for (const l of summary.filter((l) => l.startsWith("load"))) console.log(l);
 
 async function benchDatabase(kind) {
   const databaseUrl = kind === "sqlite" ? freshSqlite() : await recreatePostgres("loopscope_bench_load");
   const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOOPSCOPE_NOTIFY: "off" };
   execFileSync(process.execPath, ["bin/loopscope.js", "migrate"], { env, stdio: "ignore" });
   const key = execFileSync(process.execPath, ["bin/loopscope.js", "keys", "create", "load", "--scope", "ingest"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  const port = await freePort();
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], { env: { ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] });
+  const port = fixedPort ? Number(fixedPort) : await freePort();
+  const profile = cpuProf ? ["--cpu-prof", "--cpu-prof-dir", resolve(cpuProf)] : [];
+  // The server's errors go to a file: each pass ends by closing its connections, and Next.js logs
+  // every request cut short that way ("aborted"); they are counted below, anything else is shown.
+  const logFile = resolve(OUT, `server-${kind}.log`);
+  const log = openSync(logFile, "w");
+  const server = spawn(process.execPath, [...profile, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], { env: { ...env, PORT: String(port) }, stdio: ["ignore", "ignore", log] });
   const base = `http://127.0.0.1:${port}`;
+  const lines = [];
   try {
     await waitForUrl(`${base}/api/health`, 60_000);
     console.log(`\n${kind}: ${clients} clients × batches of ${BATCH} events (${DUP_SHARE * 100} % repeats), ${duration} s`);
-    const main = await drive(base, key, clients, duration, `m`);
-    const check = await verify(kind, databaseUrl, main.accepted);
-    const rate = Math.round(main.acceptedNew / duration);
-    const line = `load ${kind}: ${rate} events/s accepted, p95 ${main.p95} ms, p99 ${main.p99} ms, lost ${check.lost}, duplicated ${check.duplicated}, 5xx ${main.s5xx}`;
-    console.log(`  ${main.requests} requests: ${main.s2xx} 2xx, ${main.s429} 429, ${main.s5xx} 5xx, ${main.errors} errors, ${main.timeouts} timeouts; ${check.stored} events stored, ${check.extra} stored without a 2xx (sent when the run ended)`);
+    const main = await measured(server.pid, () => drive({ base, key, connections: clients, seconds: duration, tag: "m" }));
+    const check = await verifyStored(kind, databaseUrl, "loadm", main.accepted);
+    const rate = main.acceptedNew / duration;
+    console.log(`  ${main.requests} requests: ${main.s2xx} 2xx, ${main.shed} 429/503, ${main.s5xx} 5xx, ${main.errors} errors, ${main.timeouts} timeouts; ${check.stored} events stored, ${check.extra} stored without a 2xx (sent when the run ended)`);
+    if (main.cpu) console.log(`  ${formatServerCpu({ ...main.cpu, requests: main.requests, events: main.acceptedNew })}`);
     if (overload) {
-      const over = await drive(base, key, clients * 4, Math.min(duration, 20), `o`);
-      console.log(`  at 4× (${clients * 4} clients, ${Math.min(duration, 20)} s): ${over.s2xx} 2xx, ${over.s429} × 429 with Retry-After ${over.retryAfter ? "(every one)" : "MISSING"}, ${over.s5xx} 5xx, ${over.errors} errors, ${over.timeouts} timeouts; p99 ${over.p99} ms`);
+      const n = clients * OVERLOAD_FACTOR;
+      const over = await measured(server.pid, () => drive({ base, key, connections: n, seconds: overloadSeconds, tag: "o" }));
+      const overCheck = await verifyStored(kind, databaseUrl, "loado", over.accepted);
+      const retryAfters = over.retryAfters.map(([s, count]) => `${count} × ${s} s`).join(", ") || "none";
+      console.log(`  at ${OVERLOAD_FACTOR}×: ${over.requests} requests: ${over.s2xx} 2xx, ${over.shed} 429/503 (Retry-After: ${retryAfters}), ${over.s5xx} 5xx, ${over.errors} errors, ${over.timeouts} timeouts; p99 of all ${over.p99} ms`);
+      if (over.cpu) console.log(`  ${formatServerCpu({ ...over.cpu, requests: over.requests, events: over.acceptedNew })}`);
+      lines.push(formatOverloadLine(kind, OVERLOAD_FACTOR, {
+        clients: n, seconds: overloadSeconds, rate: over.acceptedNew / overloadSeconds, shed: over.shed, shedWithoutRetryAfter: over.shedWithoutRetryAfter,
+        timeouts: over.timeouts, dropped: over.errors, acceptedP99: over.acceptedP99, lost: overCheck.lost, duplicated: overCheck.duplicated,
+        s5xxNotShed: over.s5xx - over.shed503,
+      }));
     }
-    console.log(line);
-    return line;
+    lines.push(formatLoadLine(kind, { rate, p95: main.p95, p99: main.p99, lost: check.lost, duplicated: check.duplicated, s5xx: main.s5xx }));
+    // What the server logged while the passes ran, then this database's lines, the `load` line last.
+    await new Promise((r) => setTimeout(r, 500));
+    reportServerLog(logFile);
+    for (const l of lines) console.log(l);
+    return lines;
   } finally {
     server.kill("SIGTERM");
+    await new Promise((r) => (server.exitCode === null ? server.once("exit", r) : r()));
+    closeSync(log);
   }
 }
 
-/** Runs autocannon; every client sends its own batches (new events plus a few it sent before). */
-async function drive(base, key, connections, seconds, tag) {
-  const state = new WeakMap();
-  let nextClient = 0;
-  const accepted = new Set();
-  let acceptedNew = 0;
-  const latencies = [];
-  let s2xx = 0, s429 = 0, s5xx = 0, retryAfter = true;
-  const t0 = Date.UTC(2026, 0, 1);
-  const batchFor = (s) => {
-    const events = [];
-    const batch = [];
-    for (let i = 0; i < BATCH; i++) {
-      const repeat = s.sent.length > 0 && Math.random() < DUP_SHARE;
-      const e = repeat ? s.sent[Math.floor(Math.random() * s.sent.length)] : { n: s.n, id: `${s.prefix}-${s.n}`, runId: `${s.prefix}-r${Math.floor(s.n / 1000)}` };
-      if (!repeat) s.n++;
-      events.push(JSON.stringify({ v: 1, id: e.id, runId: e.runId, ts: new Date(t0 + e.n * 10).toISOString(), type: "node.completed", node: "coder", tokens: 12, output: { final: `step ${e.n}` } }));
-      batch.push({ ...e, repeat });
-    }
-    s.pending = batch;
-    return events.join("\n");
-  };
-  const instance = autocannon({
-    url: `${base}/api/ingest`, method: "POST", connections, duration: seconds, timeout: 30,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/x-ndjson" },
-    setupClient(client) {
-      const s = { prefix: `load${tag}${nextClient++}`, n: 0, sent: [], pending: [] };
-      state.set(client, s);
-      client.setBody(batchFor(s));
-      client.on("headers", (h) => {
-        s.lastHeaders = h;
-      });
-    },
-  });
-  instance.on("response", (client, statusCode, _bytes, responseTime) => {
-    const s = state.get(client);
-    latencies.push(responseTime);
-    if (statusCode >= 200 && statusCode < 300) {
-      s2xx++;
-      for (const e of s.pending) {
-        const k = `${e.runId}\u0000${e.id}`;
-        if (!accepted.has(k)) {
-          accepted.add(k);
-          acceptedNew++;
-        }
-        if (!e.repeat) s.sent.push({ n: e.n, id: e.id, runId: e.runId });
-      }
-      if (s.sent.length > 500) s.sent.splice(0, s.sent.length - 500);
-      client.setBody(batchFor(s));
-    } else if (statusCode === 429) {
-      s429++;
-      // autocannon hands the parser's header record: { statusCode, headers: [name, value, name, value, …] }.
-      const raw = Array.isArray(s.lastHeaders?.headers) ? s.lastHeaders.headers : [];
-      const hasRetry = raw.some((v, i) => i % 2 === 0 && String(v).toLowerCase() === "retry-after");
-      if (!hasRetry) retryAfter = false;
-      // Same body again, as a client honouring Retry-After would send it.
-    } else if (statusCode >= 500) s5xx++;
-  });
-  const result = await instance;
-  latencies.sort((a, b) => a - b);
-  const pct = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0);
-  return { accepted, acceptedNew, requests: latencies.length, s2xx, s429, s5xx, errors: result.errors, timeouts: result.timeouts, p95: pct(0.95), p99: pct(0.99), retryAfter };
+/** Counts the requests the passes cut short at their end, and prints any other error the server logged. */
+function reportServerLog(file) {
+  const text = readFileSync(file, "utf8");
+  const aborted = (text.match(/Error: aborted/g) ?? []).length;
+  const other = text.split(/\n(?=\S)/).filter((entry) => entry.trim() && !/Error: aborted|^\s*code: 'ECONNRESET'|^}/.test(entry));
+  console.log(`  server log (${file}): ${aborted} requests cut short when a pass closed its connections${other.length ? `, ${other.length} other entries:` : ""}`);
+  for (const entry of other.slice(0, 20)) console.log(`    ${entry.trim().split("\n")[0]}`);
 }
 
-/** Reads every stored load event back: the acknowledged ones must all be there, and none twice. */
-async function verify(kind, databaseUrl, accepted) {
-  const rows = [];
-  if (kind === "sqlite") {
-    const { default: Database } = await import("better-sqlite3");
-    const db = new Database(databaseUrl.slice("file:".length), { readonly: true });
-    for (const r of db.prepare(`SELECT "runId","eventId" FROM "Event" WHERE "eventId" LIKE 'loadm%'`).iterate()) rows.push(r);
-    db.close();
-  } else {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    for (const r of (await client.query(`SELECT "runId","eventId" FROM "Event" WHERE "eventId" LIKE 'loadm%'`)).rows) rows.push(r);
-    await client.end();
-  }
-  const stored = new Set(rows.map((r) => `${r.runId}\u0000${r.eventId}`));
-  let lost = 0;
-  for (const k of accepted) if (!stored.has(k)) lost++;
-  return { stored: rows.length, duplicated: rows.length - stored.size, lost, extra: [...stored].filter((k) => !accepted.has(k)).length };
+/** Runs one pass and adds the server's CPU time and the pass's wall time. */
+async function measured(pid, pass) {
+  const cpu0 = processCpuMs(pid);
+  const t0 = performance.now();
+  const result = await pass();
+  const cpu1 = processCpuMs(pid);
+  return { ...result, cpu: cpu0 === null || cpu1 === null ? null : { cpuMs: cpu1 - cpu0, wallMs: performance.now() - t0 } };
 }
 
 function freshSqlite() {
-  const dir = resolve("bench/.out/load");
-  mkdirSync(dir, { recursive: true });
-  const file = resolve(dir, "load.db");
+  const file = resolve(OUT, "load.db");
   for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
   return `file:${file}`;
 }

@@ -212,7 +212,7 @@ describe.each(kinds)("POST /v1/traces (%s)", (kind) => {
     try {
       const busy = await receiveOtlpTraces(post("{}", { ...auth, "content-type": "application/x-protobuf" }));
       expect(busy.status).toBe(429);
-      expect(busy.headers.get("retry-after")).toBe("1");
+      expect(Number(busy.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(decodeRpcStatus(new Uint8Array(await busy.arrayBuffer())).message).toMatch(/at capacity/);
     } finally {
       state.loopscopeIngestInflight = before;

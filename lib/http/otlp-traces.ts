@@ -3,7 +3,7 @@ import { BodyTooLargeError, maxBodyBytes } from "@/lib/db/ingest/api-ingest";
 import { ingestOtlpSpans } from "@/lib/db/otlp-ingest";
 import { spansFromOtlpJson, type OtlpSpansResult } from "@/lib/domain/formats/otel-genai";
 import { parseJsonValue } from "@/lib/domain/formats/json-line";
-import { admitIngest, busyResponse } from "./admission";
+import { admitIngest } from "./admission";
 import { requireApiKey } from "./require-api-key";
 import { BadCompressionError, readContentCoding, readOtlpBody, readOtlpEncoding, type OtlpEncoding } from "./otlp-body";
 import { decodeTraceRequest, encodeRpcStatus, encodeTraceResponse, ProtobufDecodeError, traceResponseJson, type TraceExportAnswer } from "./otlp-protobuf";
@@ -30,12 +30,12 @@ const MAX_ERROR_MESSAGE_CHARS = 2000;
  */
 export async function receiveOtlpTraces(request: Request): Promise<Response> {
   const encoding = readOtlpEncoding(request.headers.get("content-type"));
-  const release = admitIngest();
-  if (!release) return asOtlpError(busyResponse(), encoding ?? "json");
+  const admission = admitIngest();
+  if ("refused" in admission) return asOtlpError(admission.refused, encoding ?? "json");
   try {
     return await receive(request, encoding);
   } finally {
-    release();
+    admission.release();
   }
 }
 

@@ -2,7 +2,7 @@ import { getSql } from "@/lib/db/client";
 import { BodyTooLargeError, ingestApiLines, maxBodyBytes, readBodyLines } from "@/lib/db/ingest/api-ingest";
 import { jsonError } from "@/lib/http/api-auth";
 import { requireApiKey } from "@/lib/http/require-api-key";
-import { admitIngest, busyResponse } from "@/lib/http/admission";
+import { admitIngest } from "@/lib/http/admission";
 
 export const dynamic = "force-dynamic";
 
@@ -11,15 +11,16 @@ export const dynamic = "force-dynamic";
  * API key (`Authorization: Bearer lsk_…`). 200 when every line was stored (or
  * was a duplicate), 207 with per-line errors when some were rejected and the
  * rest stored, 400 when no line was valid, 413 over the size limit (checked
- * before parsing), 401 without a valid key, 429 with Retry-After past capacity.
+ * before parsing), 401 without a valid key, 429 with Retry-After past capacity
+ * (decided before the body is read: `lib/http/admission.ts`).
  */
 export async function POST(request: Request): Promise<Response> {
-  const release = admitIngest();
-  if (!release) return busyResponse();
+  const admission = admitIngest();
+  if ("refused" in admission) return admission.refused;
   try {
     return await ingest(request);
   } finally {
-    release();
+    admission.release();
   }
 }
 
