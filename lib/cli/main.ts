@@ -6,15 +6,19 @@ import { UsageError } from "./args";
 async function buildUsage(): Promise<string> {
   const [
     { INGEST_USAGE }, { DETECT_USAGE }, { KEYS_USAGE }, { USER_USAGE }, { SHARE_USAGE }, { NOTIFY_USAGE },
-    { HOOK_USAGE }, { PRUNE_USAGE }, { BACKUP_USAGE }, { SERVE_USAGE },
+    { HOOK_USAGE }, { PRUNE_USAGE }, { BACKUP_USAGE }, { SERVE_USAGE }, { UP_USAGE },
+    { EXPORT_USAGE },
   ] = await Promise.all([
     import("./ingest-command"), import("./detect-command"), import("./keys-command"), import("./user-command"),
     import("./share-command"), import("./notify-command"), import("./hook-command"), import("./prune-command"),
-    import("./backup-command"), import("./serve-command"),
+    import("./backup-command"), import("./serve-command"), import("./up-command"),
+    import("./export-command"),
   ]);
   return `loopscope: see, stop and resume AI coding agents that go round in circles
 
 commands:
+  up [folder...] [--port 3000] [--no-open]
+                                    in a project: its database, its agents' folders watched, the dashboard, a sign-in link
   ingest <file-or-folder>...        store runs and events in the database (--watch to follow growing files)
   detect <file-or-folder>... [--json] [--config f.json]
                                     run the loop detector over files, without a database
@@ -22,6 +26,8 @@ commands:
                                     the people who sign in, their roles, one-time sign-in links
   keys create|list|revoke           API keys for POST /api/ingest and the control API
   share create|list|revoke          read-only, expiring links to one run for reviewers
+  export <runId> -o run.html [--redact] | export <runId> --json
+                                    one run as a self-contained HTML file, or as JSON for another Loopscope
   notify add|list|test|remove|rule  webhooks and Slack messages when a run needs a person
   hook claude-code | hook install claude-code
                                     stop Claude Code live when it loops (its hooks), and install them
@@ -29,7 +35,9 @@ commands:
                                     delete old runs and all their rows (runs waiting for a person stay)
   backup <file> [--force]           a consistent copy of the live SQLite database
   migrate                           apply database migrations (also done on first use)
-  serve [--port 3000]               serve the dashboard (after npm run build)
+  serve [--port 3000]               serve the dashboard (in a clone, after npm run build)
+
+${UP_USAGE}
 
 ${INGEST_USAGE}
 
@@ -40,6 +48,8 @@ ${USER_USAGE}
 ${KEYS_USAGE}
 
 ${SHARE_USAGE}
+
+${EXPORT_USAGE}
 
 ${NOTIFY_USAGE}
 
@@ -67,6 +77,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./user-command")).runUserCommand(rest);
       case "share":
         return await (await import("./share-command")).runShareCommand(rest);
+      case "export":
+        return await (await import("./export-command")).runExportCommand(rest);
       case "notify":
         return await (await import("./notify-command")).runNotifyCommand(rest);
       case "hook":
@@ -79,6 +91,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./migrate-command")).runMigrateCommand();
       case "serve":
         return await (await import("./serve-command")).runServeCommand(rest);
+      case "up":
+        return await (await import("./up-command")).runUpCommand(rest);
       case undefined:
       case "help":
       case "--help":

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { can } from "@/lib/domain/access/roles";
 import { listShareLinks } from "@/lib/db/share-links";
 import { SharePanel } from "@/components/share/share-panel";
+import { ExportPanel } from "@/components/run/export-panel";
 import { requirePageUser } from "@/lib/auth/access";
 import { getRunDetail, listRunIngestErrors } from "@/lib/db/run-detail";
 import { listRunEventFacets, listRunEvents } from "@/lib/db/run-events";
@@ -12,11 +13,14 @@ import { RunHeader } from "@/components/run/run-header";
 import { DecisionPanel } from "@/components/decision/decision-panel";
 import { getDecisionPanelData } from "@/lib/db/decisions";
 import { RunGraphSection } from "@/components/run-graph/run-graph-section";
+import { loadPageGraph } from "@/lib/layout/page-graph";
 import { RunFindings } from "@/components/run/run-findings";
 import { RunIngestErrors } from "@/components/run/run-ingest-errors";
 import { RunLiveRefresh } from "@/components/run/run-live-refresh";
 import { EventTimeline } from "@/components/timeline/event-timeline";
 import { RunReport } from "@/components/report/run-report";
+import { findPreviousAttempt, listTicketAttempts } from "@/lib/db/compare";
+import { TicketAttempts } from "@/components/compare/ticket-attempts";
 
 export const dynamic = "force-dynamic";
 
@@ -44,9 +48,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
  * waits for a person); graph and node inspector; findings; timeline; report;
  * ingest errors. Each section is its own component.
  */
-export default async function RunPage({ params }: { params: Params }) {
+export default async function RunPage({ params, searchParams }: { params: Params; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser();
   const runId = readRunId((await params).runId);
+  const node = (await searchParams).node;
+  // Read alongside the rest and streamed with the page, with its layout: the graph needs no request of its own.
+  const graph = loadPageGraph(runId, typeof node === "string" ? node : null);
   const run = await getRunDetail(runId);
   if (!run) notFound();
   const noFilter = { types: [], nodes: [] };
@@ -56,6 +63,9 @@ export default async function RunPage({ params }: { params: Params }) {
     listRunIngestErrors(run.id),
     getDecisionPanelData(run.id),
   ]);
+  const ticketId = run.ticketId;
+  const [attempts, previous] = ticketId === null ? [null, null]
+    : await Promise.all([listTicketAttempts(ticketId), findPreviousAttempt({ id: run.id, ticketId, startedAt: run.startedAt })]);
   return (
     <main className="page run-page">
       <div className="run-topbar">
@@ -64,7 +74,8 @@ export default async function RunPage({ params }: { params: Params }) {
       </div>
       <RunHeader run={run} decisions={decisionPanel?.decisions ?? []} />
       <DecisionPanel data={decisionPanel} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
-      <RunGraphSection runId={run.id} />
+      {ticketId !== null && attempts ? <TicketAttempts runId={run.id} ticketId={ticketId} {...attempts} previous={previous} /> : null}
+      <RunGraphSection runId={run.id} initial={graph} />
       <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
       <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
       <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
@@ -72,6 +83,7 @@ export default async function RunPage({ params }: { params: Params }) {
       {can(user.role, "share") ? (
         <SharePanel runId={run.id} links={await listShareLinks({ runId: run.id, createdById: can(user.role, "manage_all_shares") ? null : user.userId })} />
       ) : null}
+      {can(user.role, "share") ? <ExportPanel runId={run.id} /> : null}
     </main>
   );
 }
