@@ -32,8 +32,8 @@ test.describe("a report written by a hostile agent", () => {
     const found = await page.locator("main").evaluate((main) => {
       const all = [...main.querySelectorAll("*")];
       return {
-        // The share panel (operators' own form, below the report) is Loopscope's, not the agent's.
-        active: [...main.querySelectorAll("script, iframe, img, svg image, object, embed, video, audio, source, link, style, form, input:not([type=checkbox])")].filter((el) => !el.closest("#share")).length,
+        // The share and export panels (operators' own forms, below the report) are Loopscope's, not the agent's.
+        active: [...main.querySelectorAll("script, iframe, img, svg image, object, embed, video, audio, source, link, style, form, input:not([type=checkbox])")].filter((el) => !el.closest("#share, #export")).length,
         handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.toLowerCase().startsWith("on")).map((a) => `${el.tagName}[${a.name}]`)),
         styles: all.filter((el) => el.closest("article") && el.hasAttribute("style")).length,
         hrefs: [...main.querySelectorAll("article a[href]")].map((a) => a.getAttribute("href")!),
