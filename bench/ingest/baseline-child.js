@@ -22,6 +22,7 @@ const insertEvent = db.prepare(
   `INSERT OR IGNORE INTO "Event" ("runId","eventId","tsMs","ts","type","sourceType","node","sourceId","line","raw","data") VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 );
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 let events = 0;
 const seen = new Set();
 db.exec("BEGIN");
@@ -44,5 +45,6 @@ for (const name of readdirSync(corpus).filter((n) => n.endsWith(".jsonl")).sort(
 }
 db.exec("COMMIT");
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(c0);
 db.close();
-console.log(JSON.stringify({ events, seconds, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ events, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));

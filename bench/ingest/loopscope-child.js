@@ -17,8 +17,10 @@ if (process.env.BENCH_NOTIFY === "1") {
   await db.run(`INSERT INTO "NotifyRule" ("id","channelId","event","createdAt") VALUES ('bench-rule','bench','halted',?)`, [now]);
 }
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 const s = await ingestPaths(db, [corpus]);
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(c0);
 const outbox = Number((await db.get(`SELECT COUNT(*) AS "n" FROM "NotifyDelivery"`)).n);
 await db.close();
-console.log(JSON.stringify({ events: s.eventsNew, seconds, findings: s.findingsNew, rejected: s.linesRejected, outbox, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ events: s.eventsNew, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, findings: s.findingsNew, rejected: s.linesRejected, outbox, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
