@@ -6,31 +6,12 @@ import { DEFAULT_DETECTOR_CONFIG } from "@/lib/domain/detector";
 import { buildRunGraph } from "@/lib/domain/graph/build-run-graph";
 import type { RunGraph } from "@/lib/domain/graph/types";
 import type { StoredFinding } from "@/lib/domain/runs/stored-finding";
+import { chunkIds, groupByRun } from "./id-chunks";
 import type { SqlDb } from "./sql";
-
-/** Runs per `IN (…)` list: well under SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 400;
 
 type NodeRow = { runId: string; nodeId: string; label: string | null; role: string | null; declared: unknown; turns: unknown; tokens: unknown; costUsd: unknown; runtimeMs: unknown; firstSeen: unknown };
 type EdgeRow = { runId: string; fromNode: string; toNode: string; declared: unknown; traversals: unknown };
 type FindingRow = Record<keyof StoredFinding, unknown> & { runId: string };
-
-/** Splits ids into lists of at most `CHUNK`. */
-export function chunkIds<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
-function groupByRun<T extends { runId: string }>(rows: readonly T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = map.get(row.runId);
-    if (list) list.push(row);
-    else map.set(row.runId, [row]);
-  }
-  return map;
-}
 
 const num = (v: unknown): number => Number(v ?? 0);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

@@ -6,7 +6,8 @@
 import { compareGroups, summarizeGroup, type GroupComparison, type GroupRunFacts } from "@/lib/domain/compare/compare-groups";
 import { toGroupRange, type GroupSpec } from "@/lib/domain/compare/compare-query";
 import { getSql } from "./client";
-import { chunkIds, loadRunGraphs } from "./compare-graphs";
+import { loadRunGraphs } from "./compare-graphs";
+import { chunkIds } from "./id-chunks";
 import type { SqlDb, SqlValue } from "./sql";
 
 /** At most this many runs (the latest) make a group; the page says when a group selects more. */

@@ -12,12 +12,12 @@ import { rankLoopingEdges, sumLoopSpend, type LoopingEdge, type LoopSpend } from
 import { rankFailingTests, type FailingTestTrend, type VerifyRecord } from "@/lib/domain/graph/trend-tests";
 import type { RunGraph } from "@/lib/domain/graph/types";
 import { getPrisma, getSql } from "./client";
+import { chunkIds, groupByRun } from "./id-chunks";
 
 /** At most this many runs (the latest) enter the trends; the page says when the filter selects more. */
 export const TRENDS_MAX_RUNS = 2000;
 /** At most this many verification results are read for the failing-test trend. */
 export const TRENDS_MAX_VERIFY = 50_000;
-const CHUNK = 400;
 
 export interface TrendsData {
   runCount: number;
@@ -31,22 +31,6 @@ export interface TrendsData {
   verifyCapped: boolean;
   loopSpend: LoopSpend;
   options: { profiles: string[]; formats: string[]; haltReasons: string[] };
-}
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
-function groupBy<T extends { runId: string }>(rows: readonly T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = map.get(row.runId);
-    if (list) list.push(row);
-    else map.set(row.runId, [row]);
-  }
-  return map;
 }
 
 /**
@@ -86,7 +70,7 @@ export async function getTrends(filters: TrendFilters): Promise<TrendsData> {
   const edges = [];
   const findings = [];
   const verify: VerifyRecord[] = [];
-  for (const part of chunks(ids)) {
+  for (const part of chunkIds(ids)) {
     const [n, e, f] = await Promise.all([
       prisma.runNode.findMany({ where: { runId: { in: part } } }),
       prisma.runEdge.findMany({ where: { runId: { in: part } } }),
@@ -116,9 +100,9 @@ export async function getTrends(filters: TrendFilters): Promise<TrendsData> {
   }
   const verifyCapped = verify.length > TRENDS_MAX_VERIFY;
 
-  const nodesByRun = groupBy(nodes);
-  const edgesByRun = groupBy(edges);
-  const findingsByRun = groupBy(findings);
+  const nodesByRun = groupByRun(nodes);
+  const edgesByRun = groupByRun(edges);
+  const findingsByRun = groupByRun(findings);
   const graphs: { graph: RunGraph; title: string | null; total: { steps: number; tokens: number; costUsd: number } }[] = selected.map((run) => ({
     graph: buildRunGraph({
       runId: run.id,
