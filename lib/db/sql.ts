@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import pg from "pg";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { DbConfig } from "./config";
@@ -58,48 +59,71 @@ function openSqlite(file: string): SqlDb {
     return s;
   };
   // One connection serves every caller in the process: transactions take turns,
-  // so that awaits inside one never interleave another's statements.
+  // so that awaits inside one never interleave another's statements. Which
+  // caller a statement comes from is known by its async context: `fn` and all
+  // it awaits run with the open transaction's token, so a nested
+  // `transaction()` from inside joins it, while a call from anywhere else
+  // (another request that reached the connection during one of `fn`'s awaits)
+  // waits its turn rather than landing in someone else's transaction, where a
+  // rollback would undo work it had been told was done.
   let queue: Promise<unknown> = Promise.resolve();
-  let inTx = false;
+  let open: object | null = null;
+  const owner = new AsyncLocalStorage<object>();
+  const foreign = () => open !== null && owner.getStore() !== open;
+  /** Runs `step` once the connection is free (after the transaction under way and those queued before it). */
+  const inTurn = <T>(step: () => T): Promise<T> => {
+    const next = queue.then(step);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const write = (sql: string, params: SqlValue[]) => prepare(sql).run(...params).changes;
   const api: SqlDb = {
     kind: "sqlite",
     async all<T>(sql: string, params: SqlValue[] = []) {
       const s = prepare(sql);
-      return (s.reader ? s.all(...params) : (s.run(...params), [])) as T[];
+      if (s.reader) return s.all(...params) as T[];
+      if (foreign()) return inTurn(() => (write(sql, params), []));
+      s.run(...params);
+      return [];
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
-      return prepare(sql).get(...params) as T | undefined;
+      const s = prepare(sql);
+      if (!s.reader && foreign()) return inTurn(() => s.get(...params) as T | undefined);
+      return s.get(...params) as T | undefined;
     },
     async run(sql: string, params: SqlValue[] = []) {
-      return prepare(sql).run(...params).changes;
+      return foreign() ? inTurn(() => write(sql, params)) : write(sql, params);
     },
     async exec(script: string) {
+      if (foreign()) return inTurn(() => void db.exec(script));
       db.exec(script);
     },
     async runBatch(sql: string, paramsList: SqlValue[][]) {
-      const s = prepare(sql);
-      const out = new Array<number>(paramsList.length);
-      for (let i = 0; i < paramsList.length; i++) out[i] = s.run(...paramsList[i]).changes;
-      return out;
+      const batch = () => {
+        const s = prepare(sql);
+        const out = new Array<number>(paramsList.length);
+        for (let i = 0; i < paramsList.length; i++) out[i] = s.run(...paramsList[i]).changes;
+        return out;
+      };
+      return foreign() ? inTurn(batch) : batch();
     },
     transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
-      if (inTx) return fn(api);
-      const next = queue.then(async () => {
+      if (open !== null && owner.getStore() === open) return fn(api);
+      return inTurn(async () => {
         db.exec("BEGIN IMMEDIATE");
-        inTx = true;
+        const token = {};
+        open = token;
         try {
-          const result = await fn(api);
+          const result = await owner.run(token, () => fn(api));
           db.exec("COMMIT");
           return result;
         } catch (error) {
           if (db.inTransaction) db.exec("ROLLBACK");
           throw error;
         } finally {
-          inTx = false;
+          open = null;
         }
       });
-      queue = next.catch(() => undefined);
-      return next;
     },
     async close() {
       await queue;
