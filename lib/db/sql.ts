@@ -71,7 +71,7 @@ function openSqlite(file: string): SqlDb {
   const owner = new AsyncLocalStorage<object>();
   const foreign = () => open !== null && owner.getStore() !== open;
   /** Runs `step` once the connection is free (after the transaction under way and those queued before it). */
-  const inTurn = <T>(step: () => T): Promise<T> => {
+  const inTurn = <T>(step: () => T | Promise<T>): Promise<T> => {
     const next = queue.then(step);
     queue = next.catch(() => undefined);
     return next;
