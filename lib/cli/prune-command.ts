@@ -71,6 +71,9 @@ export function describePrune(s: PruneSummary, space: SqliteSpace | null): strin
   lines.push(k.oldest && k.newest
     ? `${s.dryRun ? "staying" : "kept"}: ${formatCount(k.runs)} runs, oldest last active ${iso(k.oldest.at)} (${k.oldest.id}), newest ${iso(k.newest.at)} (${k.newest.id})`
     : `${s.dryRun ? "staying" : "kept"}: no runs`);
+  if (s.revived.length > 0) {
+    lines.push(`kept ${formatCount(s.revived.length)} runs that got new events while their events were being deleted, with the events they still had: ${s.revived.join(", ")}`);
+  }
   if (space?.autoVacuum === "incremental") lines.push(`sqlite: gave back ${formatMb(space.freedBytes)} to the file system (incremental_vacuum)`);
   else if (space?.autoVacuum === "none" && space.freeBytes >= 1_048_576) {
     lines.push(`sqlite: ${formatMb(space.freeBytes)} of free pages stay in the file and are reused by new rows; it was made without auto_vacuum, so incremental_vacuum cannot give them back: run "loopscope prune --older-than … --vacuum" once while nothing ingests`);

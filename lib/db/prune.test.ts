@@ -7,6 +7,7 @@ import { ingestLines, loopLines, readRun } from "./testing/decision-runs";
 import { recordDecision } from "./decisions";
 import { readRunControlState } from "./control";
 import { pruneRuns, type RunChildTable } from "./prune";
+import { recomputeRuns } from "./recompute";
 import { pruneIfDue, retentionDaysFromEnv } from "./retention";
 import type { SqlDb } from "./sql";
 
@@ -148,6 +149,40 @@ describe.each(kinds)("prune (%s)", (kind) => {
 
     // Nothing older is left: a second pass prunes nothing.
     expect(await pruneRuns(t.db, { cutoff, pauseMs: 0 })).toMatchObject({ runs: 0, events: 0, keptWaiting: 1 });
+  });
+
+  it("keeps a big run that gets a new event while its events are deleted in slices, told as it now is", async () => {
+    await ingestLines(t.db, loopLines("old-big", { rounds: 4, budgets: { maxCycleIterations: 10 }, t0: OLD_T0 }));
+    const before = await rowsOf(t.db, ["old-big"]);
+    expect(before.Event).toBe(21);
+    await new Promise((r) => setTimeout(r, 5));
+    const cutoff = Date.now();
+    let late = false;
+    const real = await pruneRuns(t.db, {
+      cutoff, batchRuns: 1, batchEvents: 7, pauseMs: 0,
+      // After the first slice of its events went: five new ones.
+      onBatch: async () => {
+        if (late) return;
+        late = true;
+        await ingestLines(t.db, loopLines("old-big", { rounds: 1, from: 4, start: false, budgets: { maxCycleIterations: 10 }, t0: Date.now() }));
+      },
+    });
+    expect(real).toMatchObject({ runs: 0, events: 7, revived: ["old-big"] });
+    const after = await rowsOf(t.db, ["old-big"]);
+    expect(after).toMatchObject({ Run: 1, Event: 21 - 7 + 5 });
+    // Its summary counts the events it has, not the ones that went.
+    const run = await t.db.get<{ eventCount: number | string }>(`SELECT "eventCount" FROM "Run" WHERE "id" = 'old-big'`);
+    expect(Number(run!.eventCount)).toBe(after.Event);
+    // And it is what a fresh evaluation of those events gives: recomputing changes nothing.
+    const state = async () => ({
+      run: await t.db.get(`SELECT "status","eventCount","findingCount","haltReason","steps","loopIterations" FROM "Run" WHERE "id" = 'old-big'`),
+      nodes: await t.db.all(`SELECT "nodeId","turns" FROM "RunNode" WHERE "runId" = 'old-big' ORDER BY "nodeId"`),
+      edges: await t.db.all(`SELECT "fromNode","toNode","traversals" FROM "RunEdge" WHERE "runId" = 'old-big' ORDER BY 1, 2`),
+      findings: await t.db.all(`SELECT "source","key","haltReason" FROM "Finding" WHERE "runId" = 'old-big' ORDER BY "key"`),
+    });
+    const told = await state();
+    await recomputeRuns(t.db, {}, ["old-big"]);
+    expect(await state()).toEqual(told);
   });
 
   it("the daily retention prunes once per 24 hours, whichever server asks", async () => {

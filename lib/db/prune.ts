@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { RUN_STATUSES, isWaitingForPerson } from "@/lib/domain/runs/run-status";
+import { recomputeRun } from "./recompute";
+import { getProjectDetectorConfig } from "./settings";
 import type { SqlDb, SqlValue } from "./sql";
 import { yieldToEventLoop } from "./yield";
 
@@ -43,6 +45,12 @@ export interface PruneSummary {
   /** Last activity of the oldest and newest run that goes. */
   pruned: { oldest: number; newest: number } | null;
   kept: { runs: number; oldest: KeptRun | null; newest: KeptRun | null };
+  /**
+   * Runs too big for one transaction that got a new event while their events
+   * were being deleted a slice at a time: they stay, with the events they
+   * still have, their summary and findings recomputed from those.
+   */
+  revived: string[];
   transactions: number;
 }
 
@@ -100,7 +108,7 @@ export async function pruneRuns(db: SqlDb, opts: PruneOptions): Promise<PruneSum
   const rows = Object.fromEntries(CHILDREN.map((c) => [c.table, 0])) as Record<RunChildTable, number>;
   const summary: PruneSummary = {
     cutoff, dryRun, runs: 0, events: 0, rows, keptWaiting: 0, oldIngestErrors: 0, oldDeliveries: 0, ingestSources: 0,
-    pruned: null, kept: { runs: 0, oldest: null, newest: null }, transactions: 0,
+    pruned: null, kept: { runs: 0, oldest: null, newest: null }, revived: [], transactions: 0,
   };
   summary.keptWaiting = await count(db, `SELECT COUNT(*) AS "n" FROM "Run" WHERE ${OLD} AND "status" IN (${WAITING})`, age);
   const candidates = (
@@ -127,11 +135,18 @@ export async function pruneRuns(db: SqlDb, opts: PruneOptions): Promise<PruneSum
     while (end < candidates.length && end - i < batchRuns && events + candidates[end].events <= batchEvents) events += candidates[end++].events;
     const ids = candidates.slice(i, end).map((c) => c.id);
     i = end;
+    let sliced = 0;
     if (!dryRun && ids.length === 1 && candidates[end - 1].events > batchEvents) {
-      await deleteEventsInSlices(write, ids[0], age, batchEvents, between, rows);
+      sliced = await deleteEventsInSlices(write, ids[0], age, batchEvents, between, rows);
     }
     // A dry run only reads: no transaction, so no write lock.
     const gone = dryRun ? await countBatch(db, ids, age, rows) : await write((tx) => deleteBatch(tx, ids, age, rows));
+    if (sliced > 0 && gone.length === 0) {
+      // It came alive halfway: what it still has is told as it is, not with the counts and findings of what went.
+      const config = await getProjectDetectorConfig(db);
+      await write((tx) => recomputeRun(tx, ids[0], config));
+      summary.revived.push(ids[0]);
+    }
     for (const id of gone) {
       const at = lastActive.get(id)!;
       summary.pruned = { oldest: Math.min(summary.pruned?.oldest ?? at, at), newest: Math.max(summary.pruned?.newest ?? at, at) };
@@ -187,17 +202,19 @@ async function countBatch(db: SqlDb, ids: readonly string[], age: SqlValue[], ro
   return going;
 }
 
-/** A run too big for one transaction loses its events a slice at a time, then goes with a batch. */
+/** A run too big for one transaction loses its events a slice at a time, then goes with a batch; returns how many went. */
 async function deleteEventsInSlices(
   write: Write, runId: string, age: SqlValue[], slice: number, between: () => Promise<void>, rows: Record<RunChildTable, number>,
-): Promise<void> {
+): Promise<number> {
+  let deleted = 0;
   for (;;) {
     const n = await write(async (tx) => {
       if ((await stillGoing(tx, [runId], age)).length === 0) return 0;
       return tx.run(`DELETE FROM "Event" WHERE "pk" IN (SELECT "pk" FROM "Event" WHERE "runId" = ? LIMIT ?)`, [runId, slice]);
     });
     rows.Event += n;
-    if (n < slice) return;
+    deleted += n;
+    if (n < slice) return deleted;
     await between();
   }
 }

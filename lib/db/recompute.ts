@@ -14,20 +14,27 @@ export async function recomputeRuns(db: SqlDb, config: Partial<DetectorConfig>, 
   const ids = runIds ?? (await db.all<{ id: string }>(`SELECT "id" FROM "Run" ORDER BY "id"`)).map((r) => r.id);
   let done = 0;
   for (const runId of ids) {
-    await db.transaction(async (tx) => {
-      const row = await tx.get<{ format: string; facts: string | null }>(
-        `SELECT "format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
-        [runId],
-      );
-      if (!row) return;
-      const acc = await rebuildAccumulator(tx, runId, row.format as SourceFormat, row.facts, config);
-      await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
-      await insertFindings(tx, runId, acc.findings());
-      await insertRuntimeHalts(tx, runId, acc.runtimeHalts());
-      await writeRunState(tx, acc, null);
-      done++;
-    });
+    if (await db.transaction((tx) => recomputeRun(tx, runId, config))) done++;
     await yieldToEventLoop();
   }
   return done;
+}
+
+/**
+ * Rebuilds one run's accumulator from its stored events, in the caller's
+ * transaction, and rewrites its detector findings and summary. False when the
+ * run is not there.
+ */
+export async function recomputeRun(tx: SqlDb, runId: string, config: Partial<DetectorConfig>): Promise<boolean> {
+  const row = await tx.get<{ format: string; facts: string | null }>(
+    `SELECT "format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
+    [runId],
+  );
+  if (!row) return false;
+  const acc = await rebuildAccumulator(tx, runId, row.format as SourceFormat, row.facts, config);
+  await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
+  await insertFindings(tx, runId, acc.findings());
+  await insertRuntimeHalts(tx, runId, acc.runtimeHalts());
+  await writeRunState(tx, acc, null);
+  return true;
 }
