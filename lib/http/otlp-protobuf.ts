@@ -71,9 +71,11 @@ export class ProtobufDecodeError extends Error {}
 export function decodeTraceRequest(bytes: Uint8Array): unknown {
   let json: Record<string, unknown>;
   try {
+    countMessages(bytes, MAX_TRACE_MESSAGES);
     const message = REQUEST.decode(bytes);
     json = REQUEST.toObject(message, { longs: String, bytes: String, defaults: false });
   } catch (error) {
+    if (error instanceof ProtobufDecodeError) throw error;
     // Truncated or malformed wire data; also a nesting so deep that it overflows the stack.
     throw new ProtobufDecodeError(`not a protobuf ExportTraceServiceRequest: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -87,6 +89,56 @@ export function decodeTraceRequest(bytes: Uint8Array): unknown {
     }
   }
   return json;
+}
+
+/**
+ * Most messages (spans, attributes, values…) one request may hold. Decoded,
+ * each costs about a hundred bytes of heap while on the wire an empty one
+ * takes two: 8 MiB of empty attributes would take some 400 MB. A batch of 512
+ * spans (the SDKs' default) with 128 attributes each (their default limit)
+ * holds about 131,000.
+ */
+export const MAX_TRACE_MESSAGES = 250_000;
+
+/** For each message type, the fields (by number) that hold a message, and its type. */
+const MESSAGE_FIELDS: ReadonlyMap<string, ReadonlyMap<number, string>> = new Map(
+  Object.entries(SCHEMA.nested).map(([name, type]) => [
+    name,
+    new Map(Object.values(type.fields as Record<string, { type: string; id: number }>).filter((f) => f.type in SCHEMA.nested).map((f) => [f.id, f.type])),
+  ]),
+);
+
+/**
+ * Walks the wire data without decoding it (no objects made) and counts the
+ * messages it holds, refusing past `limit` before the decoder allocates them.
+ */
+function countMessages(bytes: Uint8Array, limit: number): number {
+  const reader = protobuf.Reader.create(bytes);
+  const open: { type: string; end: number }[] = [{ type: "ExportTraceServiceRequest", end: bytes.length }];
+  let count = 0;
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (reader.pos >= top.end) {
+      open.pop();
+      continue;
+    }
+    const tag = reader.uint32();
+    const child = (tag & 7) === 2 ? MESSAGE_FIELDS.get(top.type)?.get(tag >>> 3) : undefined;
+    if (child === undefined) {
+      reader.skipType(tag & 7);
+      continue;
+    }
+    const length = reader.uint32();
+    const end = reader.pos + length;
+    if (end > top.end) throw new ProtobufDecodeError(`not a protobuf ExportTraceServiceRequest: a ${child} runs past the end of its ${top.type}`);
+    if (++count > limit) {
+      throw new ProtobufDecodeError(
+        `the request holds more than ${limit.toLocaleString("en-US")} protobuf messages (spans, attributes, values): send smaller batches`,
+      );
+    }
+    open.push({ type: child, end });
+  }
+  return count;
 }
 
 /** The answer to an export: an empty `ExportTraceServiceResponse`, or one with `partial_success`. */

@@ -13,7 +13,7 @@ import { testDatabaseKinds } from "@/lib/db/testing/test-databases";
 import { useAppDatabase } from "@/lib/db/testing/app-database";
 import { maxIngestInflight } from "./admission";
 import { decodeSpans, receiveOtlpTraces } from "./otlp-traces";
-import { decodeRpcStatus, decodeTraceResponse } from "./otlp-protobuf";
+import { decodeRpcStatus, decodeTraceResponse, MAX_TRACE_MESSAGES } from "./otlp-protobuf";
 
 const kinds = await testDatabaseKinds();
 const T0 = Date.UTC(2026, 2, 1, 9, 0, 0);
@@ -84,6 +84,30 @@ describe("decodeSpans", () => {
     const started = performance.now();
     expect(decodeSpans(delimited(1, delimited(2, delimited(2, span))), "protobuf")).toEqual({ ok: false, message: "not a protobuf ExportTraceServiceRequest: max depth exceeded" });
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("decodeSpans, bounded", () => {
+  it("refuses a protobuf body of more messages than the limit before decoding them, naming the limit", () => {
+    // One span with 300,000 empty attributes: 600 KB on the wire, some 30 MB once decoded.
+    const span = new Uint8Array([...delimited(1, new Uint8Array(16).fill(1)), ...delimited(2, new Uint8Array(8).fill(2))]);
+    const emptyAttributes = new Uint8Array(2 * 300_000);
+    for (let i = 0; i < emptyAttributes.length; i += 2) emptyAttributes[i] = (9 << 3) | 2;
+    const body = delimited(1, delimited(2, delimited(2, new Uint8Array([...span, ...emptyAttributes]))));
+    const heapBefore = process.memoryUsage().heapUsed;
+    expect(decodeSpans(body, "protobuf")).toEqual({
+      ok: false,
+      message: `the request holds more than ${MAX_TRACE_MESSAGES.toLocaleString("en-US")} protobuf messages (spans, attributes, values): send smaller batches`,
+    });
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(20_000_000);
+  });
+
+  it("still reads a span with as many attributes as the SDKs allow", () => {
+    const attribute = (i: number) => delimited(9, new Uint8Array([...delimited(1, new TextEncoder().encode(`a${i}`)), ...delimited(2, delimited(1, new TextEncoder().encode("v")))]));
+    const attributes = Array.from({ length: 128 }, (_, i) => [...attribute(i)]).flat();
+    const span = new Uint8Array([...delimited(1, new Uint8Array(16).fill(1)), ...delimited(2, new Uint8Array(8).fill(2)), ...delimited(5, new TextEncoder().encode("chat")), ...attributes]);
+    const read = decodeSpans(delimited(1, delimited(2, delimited(2, span))), "protobuf");
+    expect(read).toMatchObject({ ok: true, total: 1 });
   });
 });
 
