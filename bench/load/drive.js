@@ -15,6 +15,8 @@ const KEEP_ALIVE_MS = 4000;
  * Event ids start with `load<tag>`, so a pass's events can be told apart.
  */
 export async function drive({ base, key, connections, seconds, tag }) {
+  // Several servers (one address each): the clients are dealt out among them, one autocannon each.
+  const bases = Array.isArray(base) ? base : [base];
   const state = new WeakMap();
   let nextClient = 0;
   const accepted = new Set();
@@ -36,8 +38,8 @@ export async function drive({ base, key, connections, seconds, tag }) {
     s.pending = batch;
     return events.join("\n");
   };
-  const instance = autocannon({
-    url: `${base}/api/ingest`, method: "POST", connections, duration: seconds, timeout: 30,
+  const start = (url, conns) => autocannon({
+    url: `${url}/api/ingest`, method: "POST", connections: conns, duration: seconds, timeout: 30,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/x-ndjson" },
     setupClient(client) {
       const s = { prefix: `load${tag}${nextClient++}`, n: 0, sent: [], pending: [], resumeAt: 0 };
@@ -68,7 +70,7 @@ export async function drive({ base, key, connections, seconds, tag }) {
       };
     },
   });
-  instance.on("response", (client, statusCode, _bytes, responseTime) => {
+  const onResponse = (client, statusCode, _bytes, responseTime) => {
     const s = state.get(client);
     latencies.push(responseTime);
     if (statusCode >= 200 && statusCode < 300) {
@@ -102,11 +104,18 @@ export async function drive({ base, key, connections, seconds, tag }) {
     }
     if (statusCode >= 500) counts.s5xx++;
     else if (statusCode >= 300 && statusCode !== 429) counts.other++;
+  };
+  const instances = bases.map((url, i) => {
+    const conns = Math.floor(connections / bases.length) + (i < connections % bases.length ? 1 : 0);
+    const instance = start(url, conns);
+    instance.on("response", onResponse);
+    return instance;
   });
-  const result = await instance;
+  const results = await Promise.all(instances);
+  const total = (k) => results.reduce((sum, r) => sum + (r[k] ?? 0), 0);
   return {
     accepted, acceptedNew, requests: latencies.length, ...counts,
-    errors: result.errors, timeouts: result.timeouts, resets: result.resets ?? 0,
+    errors: total("errors"), timeouts: total("timeouts"), resets: total("resets"),
     p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99),
     acceptedP95: percentile(acceptedLatencies, 0.95), acceptedP99: percentile(acceptedLatencies, 0.99),
     retryAfters: [...retryAfters].sort((a, b) => a[0] - b[0]),

@@ -1,7 +1,7 @@
 // CPU time of a process (user + system) from /proc, so the bench can say what the server
 // spent per request whatever else the machine was doing. Null where /proc is missing.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 let ticksPerSecond = null;
 
@@ -14,4 +14,28 @@ export function processCpuMs(pid) {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU time of every PostgreSQL server process on this machine (the database
+ * runs here, 127.0.0.1): its backends, WAL writer and checkpointer. Processes
+ * that started or ended during a pass make this an estimate. Null without /proc.
+ */
+export function postgresCpuMs() {
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+    } catch {
+      continue;
+    }
+    total += processCpuMs(pid) ?? 0;
+  }
+  return total;
 }
