@@ -20,7 +20,8 @@ import { APPLIED, listLintRuns, TEST_QUESTION } from "./aider-output";
 /** Where an event comes from: its line in the file and the text there. */
 export interface AiderOrigin {
   line: number;
-  raw: string;
+  /** The text there, or a function that makes it when first read (see `EventOrigin.raw`). */
+  raw: string | (() => string);
   /** What the history shows there: `assistant`, `search-replace`, `commit`, `lint`, `command`, … */
   sourceType: string;
 }
@@ -33,6 +34,10 @@ export interface AiderOrigin {
  * the same time on every read, but says nothing about real durations.
  */
 export class SessionClock {
+  /** The last second `ts` placed an event in (epoch ms), and its text up to the fraction. */
+  private second = Number.NaN;
+  private secondText = "";
+
   constructor(
     readonly runId: string,
     private readonly headerLine: number,
@@ -44,8 +49,17 @@ export class SessionClock {
     return `${line - this.headerLine}:${kind}`;
   }
 
+  /** `formatIsoTimestamp(startMs + offset)`, the date and time of its second made once per second (a session's events share a few). */
   ts(line: number): string {
-    return formatIsoTimestamp(this.startMs + (line - this.headerLine));
+    const ms = this.startMs + (line - this.headerLine);
+    const second = ms - (((ms % 1000) + 1000) % 1000);
+    if (second !== this.second) {
+      this.second = second;
+      // `YYYY-MM-DDTHH:MM:SS.` of `…SS.sssZ`.
+      this.secondText = formatIsoTimestamp(second).slice(0, -4);
+    }
+    const fraction = ms - second;
+    return `${this.secondText}${fraction < 10 ? "00" : fraction < 100 ? "0" : ""}${fraction}Z`;
   }
 }
 

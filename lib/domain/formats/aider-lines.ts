@@ -36,6 +36,8 @@ export type AiderBlock =
   | { kind: "assistant"; line: number; lines: SourceLine[] };
 
 const USER_LINE = /^####(?:\s|$)/;
+/** A line without it is blank (`trim()` removes exactly the characters of `\s`), found without copying the line. */
+const NOT_SPACE = /\S/;
 const TOOL_LINE = /^>(?:\s|$)/;
 /** Printed after a reply even when it ends inside an unclosed fence (v0.51 writes it without the line break). */
 const TOKENS_LINE = /^> Tokens: /;
@@ -46,8 +48,8 @@ export const DIVIDER_MARKER = /^={5,9}\s*$/;
 export const REPLACE_MARKER = /^>{5,9} REPLACE\s*$/;
 
 /** True when some user line of the document ends with Aider's markdown line break. */
-export function hasLineBreakMarks(lines: readonly string[]): boolean {
-  return lines.some((text) => isUserLine(text) && text.endsWith("  "));
+export function hasLineBreakMarks(lines: readonly SourceLine[]): boolean {
+  return lines.some((l) => isUserLine(l.text) && l.text.endsWith("  "));
 }
 
 // Each pattern below is tried only on lines that start as it must: a regular expression call per line costs
@@ -118,7 +120,7 @@ export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: 
       if (last?.kind === "tool") last.entries.push(entry);
       else blocks.push({ kind: "tool", line: source.line, entries: [entry] });
       previous = "tool";
-    } else if (text.trim() === "") {
+    } else if (!NOT_SPACE.test(text)) {
       if (last?.kind === "assistant") last.lines.push(source);
       previous = "blank";
     } else if (last?.kind === "tool" && (previous === "tool" || !seenUser)) {
@@ -169,7 +171,8 @@ function readUserText(text: string): string {
  * rest (the indentation of a quoted SEARCH block) kept.
  */
 function readToolText(text: string): string {
-  const body = text.replace(/^> ?/, "");
+  // `text.replace(/^> ?/, "")` for a line that starts with `>` (only console lines come here).
+  const body = text.slice(text.charCodeAt(1) === 32 ? 2 : 1);
   return body.endsWith("  ") ? body.slice(0, -2) : body.trimEnd();
 }
 

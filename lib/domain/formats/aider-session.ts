@@ -125,7 +125,6 @@ class AiderSession {
     this.settleCommand(false);
     this.finishCall();
     const text = lines.map((l) => l.text).join("\n").trim();
-    const raw = lines.map((l) => `#### ${l.text}`).join("\n");
     const reflection = REFLECTION_MESSAGES.find(([pattern]) => pattern.test(text))?.[1];
     // Aider writes `<blank>` for an empty input: nothing was asked.
     if (text === "<blank>") return;
@@ -146,7 +145,10 @@ class AiderSession {
     if (PROMPT_COMMANDS.has(name) && args !== "") this.title ??= args;
     this.fallbackTitle ??= text;
     if (EXIT_COMMANDS.has(name)) this.end ??= { line: lines[0].line, reason: `user typed ${text}` };
-    if (TRACKED_COMMANDS.has(name)) this.command = { line: lines[0].line, name, args, typed: text, raw, entries: [], outputAdded: false };
+    if (TRACKED_COMMANDS.has(name)) {
+      const raw = lines.map((l) => `#### ${l.text}`).join("\n");
+      this.command = { line: lines[0].line, name, args, typed: text, raw, entries: [], outputAdded: false };
+    }
   }
 
   private readReply(lines: SourceLine[]): void {
@@ -285,7 +287,9 @@ class AiderSession {
 
   private emitCall(call: Call, entry: ToolEntry | undefined, answerLines: SourceLine[]): void {
     const answer = answerLines.map((l) => l.text).join("\n").trim();
-    const raw = [...call.lines.map((l) => l.text), ...(entry === undefined ? [] : [entry.raw])].join("\n");
+    // The reply as written is most of the history: made only when something reads it (storing does, detecting does not).
+    const lines = call.lines;
+    const raw = () => [...lines.map((l) => l.text), ...(entry === undefined ? [] : [entry.raw])].join("\n");
     const fields = {
       type: "node.completed",
       node: MAIN_NODE,

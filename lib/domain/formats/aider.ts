@@ -48,7 +48,7 @@ const HEADING_OPENING = "# aider chat started at ";
  */
 export function parseAiderHistory(source: DocumentSource): ParseItem[] {
   const lines = splitSourceLines(source.text);
-  const lineBreakMarks = hasLineBreakMarks(lines.map((l) => l.text));
+  const lineBreakMarks = hasLineBreakMarks(lines);
   // The literal start first: a regular expression call per line of the history costs more than the rest of the line's reading.
   const headers = lines.filter((l) => l.text.startsWith(HEADING_OPENING) && AIDER_HEADING.test(l.text));
   const items: ParseItem[] = [];
@@ -83,5 +83,12 @@ function formatRunId(sourceKey: string, started: string, count: number): string 
 
 /** The document's lines, numbered from 1, line endings (`\n`, `\r\n`) removed. */
 function splitSourceLines(text: string): SourceLine[] {
-  return text.split("\n").map((line, i) => ({ line: i + 1, text: line.endsWith("\r") ? line.slice(0, -1) : line }));
+  const parts = text.split("\n");
+  const crlf = text.includes("\r");
+  const lines: SourceLine[] = new Array(parts.length);
+  for (let i = 0; i < parts.length; i++) {
+    const line = parts[i];
+    lines[i] = { line: i + 1, text: crlf && line.endsWith("\r") ? line.slice(0, -1) : line };
+  }
+  return lines;
 }

@@ -43,6 +43,10 @@ const RETROSPECTIVE_HEADING = /^##\s+Run\s+.+?\s+\(ID:\s*[^)\s][^)]*\)/i;
 
 type JsonVote = "protocol" | "sdd-events" | "workflow-events" | "claude-code" | "codex" | "openhands";
 
+/** A character `isBinaryLine` counts: NUL and the controls it names (not tab, line breaks, form feed, backspace, escape). */
+// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+const CONTROL = /[\u0000-\u0007\u000e-\u001a\u001c-\u001f]/;
+
 /**
  * Control characters that text hardly holds: the C0 controls other than tab,
  * line breaks, form feed, backspace and escape (terminal logs use those). A
@@ -50,6 +54,8 @@ type JsonVote = "protocol" | "sdd-events" | "workflow-events" | "claude-code" | 
  * is one of these.
  */
 function isBinaryLine(line: string): boolean {
+  // Most lines hold none of them: one search of the line (a first line may be a 64 KiB JSON record) instead of a loop.
+  if (!CONTROL.test(line)) return false;
   let controls = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);

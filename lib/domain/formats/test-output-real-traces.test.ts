@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseTestOutput } from "./test-output";
+import { findRunners, parseTestOutput } from "./test-output";
 
 // Runner outputs recorded by real agent runs in `shared/real-traces` (read here only, never copied).
 const TRACES = fileURLToPath(new URL("../../../../shared/real-traces/", import.meta.url));
@@ -171,5 +171,16 @@ describe("outputs without a test run", () => {
   it.each(files)("%s: no text is read as a test run", (file) => {
     const recognised = [...textsOf(file)].filter((text) => parseTestOutput(text) !== null);
     expect(recognised).toEqual([]);
+  });
+});
+
+describe("runners left out by their marks", () => {
+  // Every text of every run: a runner whose marks a text lacks would have found nothing in it.
+  const files = (readdirSync(TRACES, { recursive: true }) as string[])
+    .filter((name) => /\.(jsonl?|traj|md)$/.test(name) && !/(^|\/)(FORMAT|PROVENANCE|README)\.md$/.test(name))
+    .sort();
+
+  it.each(files)("%s: the same findings as every runner's", (file) => {
+    for (const text of textsOf(file)) expect(findRunners(text)).toEqual(findRunners(text, true));
   });
 });

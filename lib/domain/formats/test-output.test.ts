@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseTestOutput } from "./test-output";
+import { findRunners, parseTestOutput } from "./test-output";
 import { ADD_TWICE, HALF_UP, PYTEST_HEAD, pytestRun } from "./testing/pytest-output";
 import { buildVerifyEvent } from "./verify-result";
 
@@ -54,6 +54,30 @@ describe("robustness", () => {
         return outcome.failed >= 0 && new Set(outcome.failing).size === outcome.failing.length && (outcome.passed === null || outcome.passed >= 0);
       }),
     );
+  });
+
+  it("finds the same runners when it runs only those whose marks the output holds", () => {
+    // Lines of every runner's shapes, near misses of them, and what makes a line hard to read (escapes, CR, long lines).
+    const lines = fc.constantFrom(
+      "FAILED a.py::t - x", "tests/a.py::test_x FAILED   [ 50%]", "[gw0] [ 50%] FAILED tests/a.py::t", "==== 1 failed, 2 passed in 0.12s ====", "1 failed in 3.5 seconds",
+      "==== FAILURES ====", "____ test_x ____", "Ran 3 tests in 0.01s", "FAILED (failures=1)", "OK", "=".repeat(20), "FAIL: test_x (m.C)",
+      "      Tests  1 failed | 5 passed (6)", " Test Files  1 failed (1)", "⎯⎯ Failed Tests 1 ⎯⎯", " ❯ src/a.test.ts (3 tests | 1 failed) 12ms", " FAIL  src/a.test.ts > S > t", "   × t 3ms",
+      "Tests:       1 failed, 5 total", "Test Suites: 1 failed, 1 total", "FAIL src/a.test.js (5.2 s)", " PASS  src/b.test.ts", "  ● S › t", "    ✕ t (3 ms)",
+      "  2 passing (12ms)", "  1 failing", "  1) Suite", "       t:", "--- FAIL: TestX (0.00s)", "--- PASS: TestY (0.01s)", "ok  \tex.com/a\t0.01s", "FAIL\tex.com/a\t0.01s",
+      "running 2 tests", "test a::b ... FAILED", "test result: FAILED. 1 passed; 1 failed; 0 ignored", "failures:", "    a::b", "---- a::b stdout ----",
+      "     Summary [   0.010s] 3 tests run: 2 passed, 1 failed", "    Starting 3 tests across 1 binary", "        FAIL [   0.004s] crate a::b",
+      "1 test, 1 failure", "Running ExUnit with seed: 42", "  1) test x (M)", "     test/x_test.exs:12", "  1) M.T: failure on setup_all callback, all",
+      "3 examples, 1 failure", "Failed examples:", "rspec ./spec/a_spec.rb:3 # A b", "Failures:",
+      "Tests", "FAI", "L ", "in 1s", "::", "Ran", "\u001b[31m", "\u001b[0m", "\r", "", "x".repeat(2100),
+    );
+    const text = fc.array(fc.oneof(lines, fc.string({ maxLength: 8 })), { maxLength: 25 }).chain((parts) =>
+      fc.array(fc.constantFrom("\n", "\r\n", "", " "), { minLength: parts.length, maxLength: parts.length }).map((breaks) => parts.map((part, i) => part + breaks[i]).join("")),
+    );
+    fc.assert(
+      fc.property(text, (input) => {
+        expect(findRunners(input)).toEqual(findRunners(input, true));
+      }),
+      { seed: 20_261_124, numRuns: 3000 });
   });
 
   it("reads pathological long lines without backtracking blow-up", () => {

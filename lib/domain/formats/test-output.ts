@@ -22,17 +22,40 @@ export interface TestOutcome {
   passed: number | null;
 }
 
-const PARSERS: readonly RunnerParser[] = [
-  parsePytest,
-  parseUnittest,
-  parseVitest,
-  parseJest,
-  parseMocha,
-  parseGoTest,
-  parseCargoTest,
-  parseExUnit,
-  parseRspec,
+/**
+ * The runners, each with marks one of which the output holds wherever the
+ * runner's parser can find anything conclusive: every line its finding needs
+ * (a summary, or a line that proves the runner) matches a pattern holding one
+ * of them as a literal. Lines are the output's own lines freed of ANSI codes,
+ * cut and trimmed (`toLines`): with no escape code in the output, each is a
+ * part of one line of the output, so an output holding no mark of a runner
+ * cannot be its output, and its parser is not run (most outputs are no
+ * runner's: a lint, a `git diff`, a file's text). The marks are read from the
+ * patterns in `test-output-*.ts`; a pattern changed there changes them here.
+ */
+const RUNNERS: readonly { parse: RunnerParser; marks: readonly (string | RegExp)[] }[] = [
+  // Summary bars (`… in 0.12s`), section headers, node ids.
+  { parse: parsePytest, marks: [/ in \d/, "::", "test session starts", "short test summary info", "= FAILURES =", "= ERRORS ="] },
+  // `Ran N tests`, the `=====` rule above `FAIL: test_x`.
+  { parse: parseUnittest, marks: ["Ran ", "===================="] },
+  // `Tests  1 failed | 5 passed (6)`, `Test Files`, `⎯ Failed Tests 1 ⎯`, `❯ file (n tests)`, `FAIL  file > test`.
+  { parse: parseVitest, marks: ["Test", "\u23af", "\u276f", "FAIL "] },
+  // `Tests: 1 failed, 5 total`, `Test Suites:`, `FAIL src/a.test.js`, `PASS …`.
+  { parse: parseJest, marks: ["Test", "FAIL ", "PASS "] },
+  { parse: parseMocha, marks: [" passing (", " failing"] },
+  // `--- FAIL:`, `FAIL\tpkg`, `--- PASS:`, `ok  \tpkg`.
+  { parse: parseGoTest, marks: ["FAIL", "--- PASS: ", "ok  "] },
+  { parse: parseCargoTest, marks: ["test result: ", "Summary [", "running ", "Starting ", " ... FAILED"] },
+  // `N tests, M failures` (and `: failure on setup_all callback`), the seed line, `test/x_test.exs:12`.
+  { parse: parseExUnit, marks: [" failure", "Running ExUnit with seed: ", ".ex"] },
+  // `N examples, M failures`, `Failed examples:`, `rspec ./spec/x_spec.rb:12 # …`.
+  { parse: parseRspec, marks: [" failure", "Failed examples", "rspec "] },
 ];
+
+/** Any runner's mark: one search of an output that is no runner's (most are not) instead of one per mark. */
+const ANY_MARK = new RegExp(
+  RUNNERS.flatMap((runner) => runner.marks.map((mark) => (typeof mark === "string" ? mark.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : mark.source))).join("|"),
+);
 
 // CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles).
 // eslint-disable-next-line no-control-regex -- escape codes are exactly what is stripped
@@ -74,8 +97,7 @@ function isConclusive(finding: RunnerFinding | null): finding is RunnerFinding {
  * // { runner: "pytest", failing: ["tests/test_a.py::test_x"], failed: 1, passed: 3 }
  */
 export function parseTestOutput(text: string): TestOutcome | null {
-  const lines = toLines(text);
-  const findings = PARSERS.map((parse) => parse(lines)).filter(isConclusive);
+  const findings = findRunners(text);
   if (findings.length === 0) return null;
   findings.sort((a, b) => a.at - b.at);
   const failing = new Set<string>();
@@ -87,4 +109,19 @@ export function parseTestOutput(text: string): TestOutcome | null {
     if (finding.passed !== null) passed = (passed ?? 0) + finding.passed;
   }
   return { runner: findings[0].runner, failing: [...failing], failed, passed };
+}
+
+/**
+ * The conclusive findings of the runners, in runner order: of those whose
+ * marks the output holds (every runner when it holds an escape code, whose
+ * removal joins what was apart), or of every runner when `everyRunner`
+ * (the same findings, at the cost of running every parser).
+ */
+export function findRunners(text: string, everyRunner = false): RunnerFinding[] {
+  const all = everyRunner || text.includes("\u001b");
+  if (!all && !ANY_MARK.test(text)) return [];
+  const parsers = all ? RUNNERS : RUNNERS.filter((runner) => runner.marks.some((mark) => (typeof mark === "string" ? text.includes(mark) : mark.test(text))));
+  if (parsers.length === 0) return [];
+  const lines = toLines(text);
+  return parsers.map((runner) => runner.parse(lines)).filter(isConclusive);
 }
