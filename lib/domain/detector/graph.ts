@@ -3,7 +3,7 @@
  * edge traversed, its cycles (strongly connected components with two or more
  * nodes, or a node with an edge to itself), their drivers and iterations.
  */
-import { sha256Hex } from "../protocol/hashes";
+import { createHashMemo, sha256Hex } from "../protocol/hashes";
 import { HashStreak, RecentWindow, ToolStreak } from "./streaks";
 import { findStronglyConnected } from "./scc";
 
@@ -33,6 +33,8 @@ export class NodeRecord {
   /** Failure signature of the node's previous `verify.result` (`null` for a pass). */
   lastVerifySignature: string | null = null;
   readonly tools = new ToolStreak();
+  /** The node's last computed output hash and its output (a looping node repeats it). */
+  readonly outputMemo = createHashMemo();
 
   constructor(
     readonly id: string,

@@ -96,7 +96,8 @@ export class RunDetector {
    */
   feed(event: LoopEvent): Finding[] {
     const out = this.scratch;
-    out.length = 0;
+    // Setting `length` is a runtime call even on an empty array; most events leave it empty.
+    if (out.length !== 0) out.length = 0;
     if (this.updates.length > 0) this.updates = [];
     const state = this.state;
     const node = typeof event.node === "string" ? state.graph.ensureNode(event.node) : null;

@@ -4,6 +4,7 @@
  * sets of distinct hashes that "new in the run" needs, not by the number of
  * events.
  */
+import { createHashMemo } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { DetectorConfig } from "./config";
 import type { FindingEvidence, FindingPlace } from "./findings";
@@ -62,8 +63,11 @@ export class RunState {
   readonly nodelessTools = new ToolStreak();
   readonly seenOutputs = new Set<string>();
   readonly seenDiffs = new Set<string>();
-  /** query → results hashes seen (`null` for a result without `resultsHash`). */
-  readonly seenResearch = new Map<string, Set<string | null>>();
+  /**
+   * query → results hashes seen (`null` for a result without `resultsHash`):
+   * the one hash itself until a second one comes, then the set of them.
+   */
+  readonly seenResearch = new Map<string, string | null | Set<string | null>>();
   readonly recentDiffs = new RecentWindow<string>();
   readonly recentFailures = new RecentWindow<string>();
   readonly recentFailingCounts = new RecentWindow<number>();
@@ -71,6 +75,8 @@ export class RunState {
   readonly recentQueries = new RecentWindow<string>();
   /** Queries whose result repeated an earlier (query, resultsHash): "no new information". */
   readonly repeatedQueries = new RecentWindow<string>();
+  /** The last failure signature computed and its text (a looping run repeats it). */
+  readonly failureMemo = createHashMemo();
 
   constructor(public config: DetectorConfig) {}
 

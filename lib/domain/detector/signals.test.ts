@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../protocol/hashes";
+import { resolveDetectorConfig } from "./config";
 import { computeCycleId } from "./graph";
+import { RunState } from "./run-state";
+import { recordResearch } from "./signals";
 import { buildRun, detectBuilt, summarize } from "./test-events";
 
 describe("identical_outputs", () => {
@@ -250,5 +253,33 @@ describe("repeated_tool_call", () => {
     run.tool(null, "ls", null);
     run.tool(null, "ls");
     expect(detectBuilt(run)).toMatchObject([{ signal: "repeated_tool_call", node: null, atEventId: "e3" }]);
+  });
+});
+
+describe("research results", () => {
+  it("are new once per (query, resultsHash), null included, however many hashes one query gets", () => {
+    const state = new RunState(resolveDetectorConfig());
+    const node = state.graph.ensureNode("researcher");
+    const pairs: [string, string | undefined][] = [
+      ["q", "r1"],
+      ["q", "r1"],
+      ["q", undefined],
+      ["q", undefined],
+      ["q", "r2"],
+      ["q", "r1"],
+      ["p", undefined],
+      ["p", undefined],
+      ["p", "r1"],
+      ["q", "r3"],
+      ["q", "r2"],
+    ];
+    const progress: boolean[] = [];
+    for (const [query, resultsHash] of pairs) {
+      const before = node.progressEpoch;
+      recordResearch(state, { v: 1, id: "e", runId: "r", ts: "", type: "research.result", node: "researcher", query, resultsHash }, node);
+      progress.push(node.progressEpoch !== before);
+    }
+    expect(progress).toEqual([true, false, true, false, true, false, true, false, true, true, false]);
+    expect(state.repeatedQueries.toArray()).toEqual(["q", "q", "q", "p", "q"]);
   });
 });

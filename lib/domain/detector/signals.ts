@@ -32,7 +32,7 @@ function pushSignal(
  * breaks a run). Also the progress of a node that has produced nothing else.
  */
 export function recordOutput(state: RunState, event: LoopEvent, node: NodeRecord, out: Finding[]): void {
-  const hash = getOutputHash(event);
+  const hash = getOutputHash(event, node.outputMemo);
   if (hash === null) return;
   const config = state.config;
   node.recentOutputs.push(hash);
@@ -154,7 +154,7 @@ function readChangeKeys(patch: string): { forward: string; inverse: string } | n
  */
 export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
   const config = state.config;
-  const failure = summarizeFailure(event);
+  const failure = summarizeFailure(event, state.failureMemo);
   if (failure !== null) {
     state.recentFailures.push(failure.signature);
     if (failure.failingCount !== null) state.recentFailingCounts.push(failure.failingCount);
@@ -240,12 +240,22 @@ export function recordToolCall(state: RunState, event: LoopEvent, node: NodeReco
 export function recordResearch(state: RunState, event: LoopEvent, node: NodeRecord | null): void {
   const query = typeof event.query === "string" ? event.query : "";
   const results = typeof event.resultsHash === "string" ? event.resultsHash : null;
-  let hashes = state.seenResearch.get(query);
-  if (hashes === undefined) state.seenResearch.set(query, (hashes = new Set()));
-  const isNew = !hashes.has(results);
+  const seen = state.seenResearch;
+  const hashes = seen.get(query);
+  let isNew: boolean;
+  if (hashes === undefined) {
+    // Most queries get one result hash: it is kept as is, a Set only from the second.
+    seen.set(query, results);
+    isNew = true;
+  } else if (hashes === null || typeof hashes === "string") {
+    isNew = hashes !== results;
+    if (isNew) seen.set(query, new Set([hashes, results]));
+  } else {
+    isNew = !hashes.has(results);
+    if (isNew) hashes.add(results);
+  }
   state.recentQueries.push(query);
-  if (isNew) hashes.add(results);
-  else state.repeatedQueries.push(query);
+  if (!isNew) state.repeatedQueries.push(query);
   if (node === null) return;
   node.kinds |= KIND_RESEARCH;
   if (isNew) node.progressEpoch++;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  createHashMemo,
   getDiffHash,
   getFailureSignature,
   getOutputHash,
@@ -52,6 +53,59 @@ describe("output hash", () => {
     expect(getOutputHash({ output: {} })).toBeNull();
     expect(getOutputHash({ output: { final: null, structured: null } })).toBeNull();
     expect(getOutputHash({ output: { final: "" } })).toBe(sha(""));
+  });
+});
+
+describe("hash memos", () => {
+  // Few distinct values, so that a sequence repeats outputs, as a looping agent does.
+  const text = fc.constantFrom("done", "done\r\n", "done  ", '{"a":1}', "", "a\nb", "b");
+  const json = fc.constantFrom<unknown>({ a: 1 }, { a: 1, b: [1, { y: 2, x: 1 }] }, { b: [1, { x: 1, y: 2 }], a: 1 }, [1], "done", 0, { a: undefined });
+  const output = fc.oneof(
+    text.map((final) => ({ output: { final } })),
+    json.map((structured) => ({ output: { structured } })),
+    fc.record({ final: text, structured: json }).map((output) => ({ output })),
+    fc.constant({ output: { final: null, structured: null } }),
+    fc.constant({ outputHash: sha("done") }),
+  );
+
+  it("give every output the hash it has without a memo, over any sequence", () => {
+    fc.assert(
+      fc.property(fc.array(output, { maxLength: 30 }), (events) => {
+        const memo = createHashMemo();
+        return events.every((event) => getOutputHash(event, memo) === getOutputHash(event));
+      }),
+      { seed: 20_261_124, numRuns: 2000 },
+    );
+  });
+
+  it("give every failure the signature it has without a memo, over any sequence", () => {
+    const failure = fc.oneof(
+      fc.record({ passed: fc.constant(false), command: text, stderr: text }),
+      fc.record({ passed: fc.constant(false), command: text, failing: fc.array(text, { maxLength: 3 }) }),
+      fc.constant({ passed: true, command: "c" }),
+    );
+    fc.assert(
+      fc.property(fc.array(failure, { maxLength: 30 }), (events) => {
+        const memo = createHashMemo();
+        return events.every((event) => JSON.stringify(summarizeFailure(event, memo)) === JSON.stringify(summarizeFailure(event)));
+      }),
+      { seed: 20_261_124, numRuns: 2000 },
+    );
+  });
+
+  it("reuse the last hash for an equal output, and recompute for another", () => {
+    const memo = createHashMemo();
+    expect(getOutputHash({ output: { structured: { b: 1, a: 2 } } }, memo)).toBe(sha('{"a":2,"b":1}'));
+    expect(memo.value).toEqual({ b: 1, a: 2 });
+    const kept = memo.value;
+    expect(getOutputHash({ output: { structured: { a: 2, b: 1 } } }, memo)).toBe(sha('{"a":2,"b":1}'));
+    expect(memo.value).toBe(kept);
+    expect(getOutputHash({ output: { final: '{"a":2,"b":1}' } }, memo)).toBe(sha('{"a":2,"b":1}'));
+    expect(memo).toMatchObject({ text: '{"a":2,"b":1}', value: undefined });
+    // A string as structured output hashes as JSON text, not as the same final text.
+    expect(getOutputHash({ output: { structured: "done" } }, memo)).toBe(sha('"done"'));
+    expect(getOutputHash({ output: { final: "done" } }, memo)).toBe(sha("done"));
+    expect(getOutputHash({ output: { structured: { a: 3 } } }, memo)).toBe(sha('{"a":3}'));
   });
 });
 

@@ -147,19 +147,56 @@ export function hashOutputText(final: string): string {
 }
 
 /**
+ * The last hash a caller computed and what it was computed from, so that the
+ * same input given again (a looping agent's repeated output or failure) skips
+ * the SHA-256 and the text it hashes. Exact: the hash is reused only for an
+ * input that hashes to it (equal text, or equal canonical JSON).
+ */
+export interface HashMemo {
+  /** The text hashed (`output.final`, a failure signature's text), or `null`. */
+  text: string | null;
+  /** The `output.structured` value hashed as canonical JSON, or `undefined`. */
+  value: unknown;
+  hash: string;
+}
+
+/** A memo that matches nothing yet. */
+export function createHashMemo(): HashMemo {
+  return { text: null, value: undefined, hash: "" };
+}
+
+/**
  * The output hash of a `node.completed`: `outputHash` as given; else
  * `output.final` (preferred when `structured` exists too); else the canonical
  * JSON of `output.structured`; `null` when the turn produced no output
  * (`null` members count as absent, like everywhere in the protocol).
+ *
+ * With a `memo` (the detector keeps one per node), an output equal to the
+ * one it last computed reuses that hash; the memo keeps a reference to a
+ * `structured` value, so events must not be mutated once passed.
  */
-export function getOutputHash(event: EventFields): string | null {
+export function getOutputHash(event: EventFields, memo?: HashMemo): string | null {
   if (typeof event.outputHash === "string") return event.outputHash;
   const output = event.output;
   if (output === null || typeof output !== "object") return null;
   const { final, structured } = output as { final?: unknown; structured?: unknown };
-  if (typeof final === "string") return hashOutputText(final);
+  if (typeof final === "string") {
+    if (memo === undefined) return hashOutputText(final);
+    if (memo.text !== final) {
+      memo.hash = hashOutputText(final);
+      memo.text = final;
+      memo.value = undefined;
+    }
+    return memo.hash;
+  }
   if (structured === undefined || structured === null) return null;
-  return sha256Hex(toCanonicalJson(structured));
+  if (memo === undefined) return sha256Hex(toCanonicalJson(structured));
+  if (memo.value === undefined || !haveSameCanonicalJson(structured, memo.value)) {
+    memo.hash = sha256Hex(toCanonicalJson(structured));
+    memo.value = structured;
+    memo.text = null;
+  }
+  return memo.hash;
 }
 
 /**
@@ -230,8 +267,18 @@ export function sortFailingIds(failing: readonly unknown[]): string[] {
 }
 
 /** Failure signature from failing test ids: the sorted, de-duplicated ids joined by `\n`. */
-export function hashFailingIds(sortedIds: readonly string[]): string {
-  return sha256Hex(sortedIds.join("\n"));
+export function hashFailingIds(sortedIds: readonly string[], memo?: HashMemo): string {
+  return sha256Memo(sortedIds.join("\n"), memo);
+}
+
+/** SHA-256 of a text, reusing the memo's hash when it was computed from the same text. */
+function sha256Memo(text: string, memo: HashMemo | undefined): string {
+  if (memo === undefined) return sha256Hex(text);
+  if (memo.text !== text) {
+    memo.hash = sha256Hex(text);
+    memo.text = text;
+  }
+  return memo.hash;
 }
 
 /**
@@ -240,8 +287,8 @@ export function hashFailingIds(sortedIds: readonly string[]): string {
  * are masked: the command is the same text on every retry, and masking it
  * would only merge commands that differ by a timeout flag.
  */
-export function hashCommandFailure(command: string, stderr: string | undefined): string {
-  return sha256Hex(command + "\n" + maskVolatileNumbers(takeFirstLines(stderr ?? "", 20)));
+export function hashCommandFailure(command: string, stderr: string | undefined, memo?: HashMemo): string {
+  return sha256Memo(command + "\n" + maskVolatileNumbers(takeFirstLines(stderr ?? "", 20)), memo);
 }
 
 /** The first `count` lines of a text joined by `\n` (line endings normalised), without splitting it. */
@@ -266,13 +313,15 @@ export interface FailureSummary {
  * Summarises a `verify.result`: `null` when it passed; else its failure
  * signature (from `failing` when present, else the extension field
  * `failureSignature` a transcript mapper states, otherwise from `command` and
- * `stderr`) and its failing-test count.
+ * `stderr`) and its failing-test count. With a `memo` (the detector keeps one
+ * per run), a signature text equal to the last one hashed reuses its hash:
+ * both kinds of text hash the same way, so they can share it.
  */
-export function summarizeFailure(event: EventFields): FailureSummary | null {
+export function summarizeFailure(event: EventFields, memo?: HashMemo): FailureSummary | null {
   if (event.passed === true) return null;
   if (Array.isArray(event.failing)) {
     const ids = sortFailingIds(event.failing);
-    return { signature: hashFailingIds(ids), failingCount: ids.length };
+    return { signature: hashFailingIds(ids, memo), failingCount: ids.length };
   }
   // Mappers of agent transcripts state a signature over more thoroughly masked output.
   if (typeof event.failureSignature === "string" && event.failureSignature !== "") {
@@ -280,7 +329,7 @@ export function summarizeFailure(event: EventFields): FailureSummary | null {
   }
   const command = typeof event.command === "string" ? event.command : "";
   const stderr = typeof event.stderr === "string" ? event.stderr : undefined;
-  return { signature: hashCommandFailure(command, stderr), failingCount: null };
+  return { signature: hashCommandFailure(command, stderr, memo), failingCount: null };
 }
 
 /** The failure signature of a `verify.result`; `null` when it passed. */
