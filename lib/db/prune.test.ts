@@ -173,6 +173,10 @@ describe.each(kinds)("prune (%s)", (kind) => {
     // Its summary counts the events it has, not the ones that went.
     const run = await t.db.get<{ eventCount: number | string }>(`SELECT "eventCount" FROM "Run" WHERE "id" = 'old-big'`);
     expect(Number(run!.eventCount)).toBe(after.Event);
+    // Its newest events went first: it keeps its start, so its title and budgets (no budget halt from defaults).
+    const kept = await t.db.get<{ title: string; status: string; haltReason: string | null }>(`SELECT "title","status","haltReason" FROM "Run" WHERE "id" = 'old-big'`);
+    expect(kept).toEqual({ title: "Loop old-big", status: "running", haltReason: null });
+    expect((await t.db.all<{ type: string }>(`SELECT "type" FROM "Event" WHERE "runId" = 'old-big' ORDER BY "pk" LIMIT 1`))[0].type).toBe("run.started");
     // And it is what a fresh evaluation of those events gives: recomputing changes nothing.
     const state = async () => ({
       run: await t.db.get(`SELECT "status","eventCount","findingCount","haltReason","steps","loopIterations" FROM "Run" WHERE "id" = 'old-big'`),

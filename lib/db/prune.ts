@@ -144,8 +144,7 @@ export async function pruneRuns(db: SqlDb, opts: PruneOptions): Promise<PruneSum
     if (sliced > 0 && gone.length === 0) {
       // It came alive halfway: what it still has is told as it is, not with the counts and findings of what went.
       const config = await getProjectDetectorConfig(db);
-      await write((tx) => recomputeRun(tx, ids[0], config));
-      summary.revived.push(ids[0]);
+      if (await write((tx) => recomputeRun(tx, ids[0], config, { fresh: true }))) summary.revived.push(ids[0]);
     }
     for (const id of gone) {
       const at = lastActive.get(id)!;
@@ -210,7 +209,11 @@ async function deleteEventsInSlices(
   for (;;) {
     const n = await write(async (tx) => {
       if ((await stillGoing(tx, [runId], age)).length === 0) return 0;
-      return tx.run(`DELETE FROM "Event" WHERE "pk" IN (SELECT "pk" FROM "Event" WHERE "runId" = ? LIMIT ?)`, [runId, slice]);
+      // Newest first: a run that comes alive meanwhile keeps its start (title, budgets, declared graph).
+      const gone = await tx.run(`DELETE FROM "Event" WHERE "pk" IN (SELECT "pk" FROM "Event" WHERE "runId" = ? ORDER BY "pk" DESC LIMIT ?)`, [runId, slice]);
+      // A writer (in any process) whose cached run no longer matches this count rebuilds it from the events left.
+      await tx.run(`UPDATE "Run" SET "eventCount" = "eventCount" - ? WHERE "id" = ?`, [gone, runId]);
+      return gone;
     });
     rows.Event += n;
     deleted += n;

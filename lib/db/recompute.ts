@@ -22,16 +22,21 @@ export async function recomputeRuns(db: SqlDb, config: Partial<DetectorConfig>, 
 
 /**
  * Rebuilds one run's accumulator from its stored events, in the caller's
- * transaction, and rewrites its detector findings and summary. False when the
- * run is not there.
+ * transaction, and rewrites its detector findings and summary. `fresh` (some
+ * of its events are gone): everything derived from events goes first (nodes,
+ * edges, runtime halts, cached layouts), so that nothing of the deleted
+ * events stays. False when the run is not there.
  */
-export async function recomputeRun(tx: SqlDb, runId: string, config: Partial<DetectorConfig>): Promise<boolean> {
+export async function recomputeRun(tx: SqlDb, runId: string, config: Partial<DetectorConfig>, opts: { fresh?: boolean } = {}): Promise<boolean> {
   const row = await tx.get<{ format: string; facts: string | null }>(
     `SELECT "format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
     [runId],
   );
   if (!row) return false;
   const acc = await rebuildAccumulator(tx, runId, row.format as SourceFormat, row.facts, config);
+  if (opts.fresh) {
+    for (const table of ["Finding", "RunNode", "RunEdge", "GraphLayout"]) await tx.run(`DELETE FROM "${table}" WHERE "runId" = ?`, [runId]);
+  }
   await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
   await insertFindings(tx, runId, acc.findings());
   await insertRuntimeHalts(tx, runId, acc.runtimeHalts());
