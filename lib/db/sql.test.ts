@@ -41,6 +41,27 @@ describe("the shared SQLite connection", () => {
     expect(await ids()).toEqual(["b", "c"]);
   });
 
+  it("answers another caller's read during an open transaction with what is committed, and queues its INSERT … RETURNING", async () => {
+    await db.run(`INSERT INTO "t" ("id") VALUES ('kept')`);
+    let reachedAwait!: () => void;
+    const awaiting = new Promise<void>((resolve) => (reachedAwait = resolve));
+    const failing = db.transaction(async (tx) => {
+      await tx.run(`INSERT INTO "t" ("id") VALUES ('rolled-back')`);
+      reachedAwait();
+      await pause();
+      throw new Error("fails");
+    });
+    await awaiting;
+    // Not the open transaction's row, which is about to go.
+    expect((await db.all<{ id: string }>(`SELECT "id" FROM "t" ORDER BY "id"`)).map((r) => r.id)).toEqual(["kept"]);
+    expect(await db.get(`SELECT "id" FROM "t" WHERE "id" = 'rolled-back'`)).toBeUndefined();
+    // It returns rows, and it writes: it waits for its turn rather than joining the transaction.
+    const returning = db.all<{ id: string }>(`INSERT INTO "t" ("id") VALUES ('returned') RETURNING "id"`);
+    await expect(failing).rejects.toThrow("fails");
+    expect(await returning).toEqual([{ id: "returned" }]);
+    expect(await ids()).toEqual(["kept", "returned"]);
+  });
+
   it("lets a transaction's own nested calls join it, across awaits", async () => {
     const result = await db.transaction(async (tx) => {
       await tx.run(`INSERT INTO "t" ("id") VALUES ('a')`);

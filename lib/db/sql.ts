@@ -37,6 +37,22 @@ export function openSqlDb(config: DbConfig): SqlDb {
   return config.kind === "sqlite" ? openSqlite(config.file) : openPostgres(config.url);
 }
 
+/**
+ * Which SQLite transaction a piece of async work belongs to: `transaction()`
+ * runs its body with the transaction's own token, and everything the body
+ * awaits or starts carries it.
+ */
+const owner = new AsyncLocalStorage<object>();
+
+/**
+ * Runs `fn` as work of no transaction, so that what it starts (a queue's drain
+ * loop, a timer) is not taken for part of the transaction that happens to be
+ * open where it was called.
+ */
+export function outsideTransactions<T>(fn: () => T): T {
+  return owner.exit(fn);
+}
+
 function openSqlite(file: string): SqlDb {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 30_000 });
@@ -68,8 +84,20 @@ function openSqlite(file: string): SqlDb {
   // rollback would undo work it had been told was done.
   let queue: Promise<unknown> = Promise.resolve();
   let open: object | null = null;
-  const owner = new AsyncLocalStorage<object>();
   const foreign = () => open !== null && owner.getStore() !== open;
+  // Reads from another caller while a transaction is open go to a read-only
+  // connection: they see what is committed (WAL), not the open transaction's
+  // rows, which it may yet roll back, and they need not wait for it.
+  let committed: { db: Database.Database; statements: Map<string, Database.Statement> } | null = null;
+  const prepareCommitted = (sql: string) => {
+    committed ??= { db: new Database(file, { readonly: true, timeout: 30_000 }), statements: new Map() };
+    let s = committed.statements.get(sql);
+    if (!s) {
+      s = committed.db.prepare(sql);
+      committed.statements.set(sql, s);
+    }
+    return s;
+  };
   /** Runs `step` once the connection is free (after the transaction under way and those queued before it). */
   const inTurn = <T>(step: () => T | Promise<T>): Promise<T> => {
     const next = queue.then(step);
@@ -81,15 +109,15 @@ function openSqlite(file: string): SqlDb {
     kind: "sqlite",
     async all<T>(sql: string, params: SqlValue[] = []) {
       const s = prepare(sql);
-      if (s.reader) return s.all(...params) as T[];
-      if (foreign()) return inTurn(() => (write(sql, params), []));
-      s.run(...params);
-      return [];
+      // `readonly`, not `reader`: INSERT … RETURNING and some PRAGMAs return rows and write.
+      const rows = () => (s.reader ? (s.all(...params) as T[]) : (s.run(...params), []));
+      if (!foreign()) return rows();
+      return s.readonly ? (prepareCommitted(sql).all(...params) as T[]) : inTurn(rows);
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
       const s = prepare(sql);
-      if (!s.reader && foreign()) return inTurn(() => s.get(...params) as T | undefined);
-      return s.get(...params) as T | undefined;
+      if (!foreign()) return s.get(...params) as T | undefined;
+      return s.readonly ? (prepareCommitted(sql).get(...params) as T | undefined) : inTurn(() => s.get(...params) as T | undefined);
     },
     async run(sql: string, params: SqlValue[] = []) {
       return foreign() ? inTurn(() => write(sql, params)) : write(sql, params);
@@ -127,6 +155,7 @@ function openSqlite(file: string): SqlDb {
     },
     async close() {
       await queue;
+      committed?.db.close();
       db.close();
     },
   };

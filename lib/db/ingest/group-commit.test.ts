@@ -98,6 +98,20 @@ describe("GroupCommit on SQLite", () => {
     expect(transactions).toBe(4);
   });
 
+  it("writes a group in a transaction of its own even when the first part was submitted from inside another one", async () => {
+    const group = new GroupCommit(counted);
+    let part!: Promise<string>;
+    // The outer transaction submits a part (without waiting for it) and then fails.
+    await expect(db.transaction(async (tx) => {
+      await tx.run(`INSERT INTO "p" ("id") VALUES ('outer')`);
+      part = group.submit(1, insert("a"));
+      throw new Error("outer fails");
+    })).rejects.toThrow("outer fails");
+    // The part's caller is told it is stored only once it is, in the group's own transaction.
+    expect(await part).toBe("a");
+    expect(await stored()).toEqual(["a"]);
+  });
+
   it("reports the backlog and, once it has drained some, an estimate of the wait", async () => {
     const group = new GroupCommit(counted, 100);
     expect(group.load()).toEqual({ backlog: 0, waitMs: 0 });

@@ -1,4 +1,4 @@
-import type { SqlDb } from "../sql";
+import { outsideTransactions, type SqlDb } from "../sql";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -62,8 +62,9 @@ export class GroupCommit {
       this.waitingWeight += Math.max(1, weight);
       if (!this.draining) {
         this.draining = true;
-        // After the current event-loop turn: requests parsed in the same turn join this group.
-        setImmediate(() => void this.drain());
+        // After the current event-loop turn: requests parsed in the same turn join this group. The
+        // loop is nobody's transaction, even when the first submit came from inside one.
+        outsideTransactions(() => setImmediate(() => void this.drain()));
       }
     });
   }
