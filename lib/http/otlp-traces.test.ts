@@ -102,6 +102,24 @@ describe("decodeSpans, bounded", () => {
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(20_000_000);
   });
 
+  it("reads a big batch of ordinary spans past the 250,000 messages a small body may hold", () => {
+    const attribute = (i: number) => [...delimited(9, new Uint8Array([...delimited(1, new TextEncoder().encode(`attr.${i}`)), ...delimited(2, delimited(1, new TextEncoder().encode(`value ${i}`)))]))];
+    const attributes = Array.from({ length: 15 }, (_, i) => attribute(i)).flat();
+    const span = (n: number) => [...delimited(2, new Uint8Array([...delimited(1, new Uint8Array(16).fill(1)), ...delimited(2, new Uint8Array(8).fill(n % 256)), ...attributes]))];
+    const oneSpan = span(0);
+    // 8,192 spans (the Collector's default batch) × (1 + 15 × 2 messages): 253,952 messages in 2.8 MB.
+    const spans = new Uint8Array(oneSpan.length * 8192);
+    for (let i = 0; i < 8192; i++) spans.set(oneSpan, i * oneSpan.length);
+    const read = decodeSpans(delimited(1, delimited(2, spans)), "protobuf");
+    expect(read).toMatchObject({ ok: true, total: 8192 });
+  });
+
+  it("skips a message field sent with another wire type, in the count as in the decoder", () => {
+    // Field 9 (attributes) as a varint: unknown data to both, so neither counts nor decodes it.
+    const span = new Uint8Array([...delimited(1, new Uint8Array(16).fill(1)), ...delimited(2, new Uint8Array(8).fill(2)), (9 << 3) | 0, 5]);
+    expect(decodeSpans(delimited(1, delimited(2, delimited(2, span))), "protobuf")).toMatchObject({ ok: true, total: 1 });
+  });
+
   it("still reads a span with as many attributes as the SDKs allow", () => {
     const attribute = (i: number) => delimited(9, new Uint8Array([...delimited(1, new TextEncoder().encode(`a${i}`)), ...delimited(2, delimited(1, new TextEncoder().encode("v")))]));
     const attributes = Array.from({ length: 128 }, (_, i) => [...attribute(i)]).flat();
