@@ -198,8 +198,13 @@ test.describe("run graph", () => {
     await expect(page.getByTestId("run-graph")).toHaveAttribute("data-layout", "ready");
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    // The big graph's 100 loops and "Expand all" (1,000 nodes) are laid out by the quick layout, in the page.
+    // The big graph (a megabyte) is not put in the page: the browser fetches it once, preloaded as the page's head
+    // arrived (a second request would mean the section did not take the preload's answer).
+    fetched.length = 0;
     const graph = await openGraph(page, BIG_RUN);
+    expect(fetched.map((u) => new URL(u).pathname + new URL(u).search)).toEqual([`/api/runs/${BIG_RUN}/graph?layout=right`]);
+    await expect(page.locator(`link[rel="preload"][as="fetch"][href="/api/runs/${BIG_RUN}/graph?layout=right"]`)).toHaveCount(1);
+    // The big graph's 100 loops and "Expand all" (1,000 nodes) are laid out by the quick layout, in the page.
     await graph.locator(".react-flow__node-loop").filter({ hasText: "lead-012" }).click();
     await expect(graph.getByText("drawn as 109 nodes")).toBeVisible();
     await expect(graph).toHaveAttribute("data-layout", "ready");

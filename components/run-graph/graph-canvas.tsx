@@ -16,7 +16,6 @@ import { markGraphTiming } from "./graph-timing";
 const nodeTypes = { agent: AgentNode, loop: LoopNode };
 const edgeTypes = { traversal: TraversalEdge };
 const PRO_OPTIONS = { hideAttribution: false };
-const onFlowInit = () => markGraphTiming("flow-init");
 /** Past this many nodes, only what is on screen is rendered (React Flow's virtualisation). */
 const VIRTUALISE_FROM = 200;
 
@@ -38,6 +37,8 @@ interface GraphCanvasProps {
   onActivate: (id: string, kind: "agent" | "loop") => void;
   /** The pointer came onto an agent node (its inspector can be fetched ahead of a click). */
   onHover?: (id: string) => void;
+  /** React Flow has drawn the graph for the first time. */
+  onInit?: () => void;
 }
 
 /**
@@ -72,7 +73,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
   );
 }
 
-function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn, minZoom, onActivate, onHover }: GraphCanvasProps) {
+function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn, minZoom, onActivate, onHover, onInit }: GraphCanvasProps) {
   const flow = useReactFlow<FlowNode, FlowEdge>();
   const drawn = useMemo(() => toFlowElements(view, layout, null), [view, layout]);
   // A new selection replaces one node object (two with the one before): React Flow redraws those only.
@@ -103,6 +104,11 @@ function FlowCanvas({ view, layout, selectedId, fitKey, height, openOn, centerOn
     });
     return () => window.cancelAnimationFrame(id);
   }, [centerOn, layout, flow]);
+
+  const onFlowInit = useCallback(() => {
+    markGraphTiming("flow-init");
+    onInit?.();
+  }, [onInit]);
 
   const onNodeClick = useCallback<NodeMouseHandler<FlowNode>>((_event, node) => onActivate(node.id, node.type === "loop" ? "loop" : "agent"), [onActivate]);
   const onNodeMouseEnter = useCallback<NodeMouseHandler<FlowNode>>((_event, node) => {

@@ -1,11 +1,10 @@
 "use client";
-import { Suspense, use, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { Suspense, use, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { usePathname, useSearchParams } from "next/navigation";
 import { collapseRunGraph } from "@/lib/domain/graph/collapse-graph";
 import { findOpeningNodes } from "@/lib/domain/graph/find-neighbour";
 import { toCollapsedSet, writeLayoutQuery, type LayoutRequest, type ServedRunGraph } from "@/lib/domain/graph/layout-request";
 import { NO_LABELS, toNodeLabels } from "@/lib/domain/graph/node-labels";
-import dynamic from "next/dynamic";
 import { NodeInspector } from "@/components/inspector/node-inspector";
 import { RunSidePanel } from "@/components/inspector/run-side-panel";
 import { usePrefetchNodeInspector } from "@/components/inspector/use-node-inspector";
@@ -13,18 +12,20 @@ import { GraphToolbar } from "./graph-toolbar";
 import { LoopsTable } from "./loops-table";
 import { useGraphLayout } from "./use-graph-layout";
 import { useRunGraph } from "./use-run-graph";
+import { GraphCanvas } from "./graph-canvas";
 import { markGraphTiming } from "./graph-timing";
 
-// React Flow (and, in the inspector, recharts) are not part of the page's
-// own code: the run page's other sections hydrate without waiting for them.
-// The canvas's code is asked for as soon as this module runs in the browser,
-// so it arrives while the page hydrates and the graph is fetched.
-const loadCanvas = () => import("./graph-canvas").then((m) => m.GraphCanvas);
-if (typeof window !== "undefined") void loadCanvas();
-const GraphCanvas = dynamic(loadCanvas, {
-  ssr: false,
-  loading: () => <div className="run-graph-canvas run-graph-empty">Loading the graph view…</div>,
-});
+// React Flow is imported with this section, not loaded after it: its chunk is
+// then among the page's own scripts, fetched in parallel with the rest as the
+// HTML arrives, instead of being asked for only once the page has hydrated (a
+// second round trip before the graph can be drawn). It is drawn in the browser
+// only (useIsBrowser): the server renders the "Loading the graph view…" frame.
+// The inspector's charts (recharts) still come later, once the graph is drawn.
+const noSubscribe = () => () => undefined;
+/** False while rendering on the server and hydrating, true after: the canvas is the browser's alone. */
+function useIsBrowser(): boolean {
+  return useSyncExternalStore(noSubscribe, () => true, () => false);
+}
 
 const CANVAS_MIN = 300;
 const CANVAS_MAX = 560;
@@ -43,23 +44,34 @@ interface CollapseState {
 /**
  * The run as the graph its agent walked, with its loops, and the node
  * inspector beside it (`?node=<id>` in the URL). Fetches the graph itself
- * (unless the page streams it: `initial`, with its layout) and polls it while
- * the run is live.
+ * (unless the page gives it: `graph`, read before the page was rendered, or
+ * `initial`, streamed after it; either with its layout) and polls it while
+ * the run is live. A `graph` given (even `null`: too big for the page, the
+ * section fetches it) is rendered without a Suspense boundary: the section
+ * then hydrates with the page's first part, before the sections below that
+ * the page streams in their own boundaries (React hydrates those after).
  */
-export function RunGraphSection({ runId, initial }: { runId: string; initial?: Promise<ServedRunGraph | null> }) {
+export function RunGraphSection({ runId, initial, graph }: { runId: string; initial?: Promise<ServedRunGraph | null>; graph?: ServedRunGraph | null }) {
   return (
     <section className="panel run-graph" aria-labelledby="graph-title">
       <h2 id="graph-title">Graph</h2>
-      <Suspense fallback={<div className="run-graph-empty">Loading the graph…</div>}>
-        <RunGraphPanel runId={runId} initial={initial} />
-      </Suspense>
+      {graph !== undefined && !initial ? (
+        <RunGraphPanel runId={runId} given={graph} />
+      ) : (
+        <Suspense fallback={<div className="run-graph-empty">Loading the graph…</div>}>
+          <StreamedGraphPanel runId={runId} initial={initial} />
+        </Suspense>
+      )}
     </section>
   );
 }
 
-function RunGraphPanel({ runId, initial }: { runId: string; initial?: Promise<ServedRunGraph | null> }) {
+function StreamedGraphPanel({ runId, initial }: { runId: string; initial?: Promise<ServedRunGraph | null> }) {
   // The graph the page streamed (null when it left it to this section to fetch).
-  const given = initial ? use(initial) : null;
+  return <RunGraphPanel runId={runId} given={initial ? use(initial) : null} />;
+}
+
+function RunGraphPanel({ runId, given }: { runId: string; given: ServedRunGraph | null }) {
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const selected = searchParams.get("node");
@@ -98,13 +110,14 @@ function RunGraphPanel({ runId, initial }: { runId: string; initial?: Promise<Se
   const { layout, pending, error: layoutError } = useGraphLayout(runId, view, layoutRequest.direction, { request: layoutRequest, served: graph?.layout });
   const prefetchInspector = usePrefetchNodeInspector(runId, graph?.version ?? null);
 
-  const ready = layout !== null && !pending;
-  useEffect(() => {
-    if (!ready) return;
-    // The inspector's chart code, once the graph is drawn and the page is idle (it would compete with the first frame).
+  const browser = useIsBrowser();
+  const ready = layout !== null && !pending && browser;
+  // The inspector's chart code (recharts, ~350 kB), once React Flow has drawn the graph and the page is idle:
+  // fetched and compiled any earlier, it competes with the graph's first frame.
+  const onCanvasInit = useCallback(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
     idle(() => void import("@/components/inspector/failing-trend"));
-  }, [ready]);
+  }, []);
 
   const [fitKey, setFitKey] = useState("");
   useEffect(() => {
@@ -183,10 +196,12 @@ function RunGraphPanel({ runId, initial }: { runId: string; initial?: Promise<Se
       <div className="run-graph-main" ref={main}>
         <GraphToolbar graph={graph} view={view} pending={pending} collapsedCount={collapsed.size} onCollapseAll={setAll} />
         {layoutError ? <div className="run-graph-empty" role="alert">Could not lay out the graph: {layoutError}</div> : null}
-        {layout ? (
-          <GraphCanvas view={view} layout={layout} selectedId={selected} fitKey={fitKey} height={height} openOn={openOn} centerOn={centerOn} minZoom={narrow ? NARROW_MIN_ZOOM : 0} onActivate={onActivate} onHover={prefetchInspector} />
-        ) : (
+        {!layout ? (
           <div className="run-graph-canvas run-graph-empty">Laying out {graph.nodes.length} nodes…</div>
+        ) : browser ? (
+          <GraphCanvas view={view} layout={layout} selectedId={selected} fitKey={fitKey} height={height} openOn={openOn} centerOn={centerOn} minZoom={narrow ? NARROW_MIN_ZOOM : 0} onActivate={onActivate} onHover={prefetchInspector} onInit={onCanvasInit} />
+        ) : (
+          <div className="run-graph-canvas run-graph-empty" style={{ height }}>Loading the graph view…</div>
         )}
         <p className="run-graph-hint">Keyboard: Tab to a node, arrow keys move along its edges, Enter opens it (or expands a loop), Esc closes the inspector.</p>
         <LoopsTable graph={graph} labels={labels} collapsed={collapsed} onToggle={toggleLoop} onOpen={openFromTable} />

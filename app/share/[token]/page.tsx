@@ -40,7 +40,8 @@ export default async function SharePage({ params, searchParams }: { params: Prom
   if (grant === null || grant === "throttled") notFound();
   const node = (await searchParams).node;
   // Streamed with the page, redacted as the share's graph API answers it.
-  const graph = loadPageGraph(grant.runId, typeof node === "string" ? node : null, grant.redact ? redactGraph : undefined);
+  // One too big for the page is fetched by the browser, preloaded from the share's API (the RunApiProvider base below).
+  const graph = loadPageGraph(grant.runId, typeof node === "string" ? node : null, grant.redact ? redactGraph : undefined, `/api/share/${encodeURIComponent(token)}`);
   const stored = await getRunDetail(grant.runId);
   if (!stored) notFound();
   const run = withoutSourceNames(grant.redact ? redactRunDetail(stored) : stored);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import Link from "next/link";
 import { can } from "@/lib/domain/access/roles";
@@ -47,25 +48,30 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
  * A run's page. Sections, top to bottom: summary; (decision panel when the run
  * waits for a person); graph and node inspector; findings; timeline; report;
  * ingest errors. Each section is its own component.
+ *
+ * The graph comes first: read before the page is rendered (after what is
+ * above it), it is part of the page's first part, which React hydrates
+ * first, so it is drawn and takes clicks before the sections below it have
+ * hydrated. Those are in their own Suspense boundaries, which React hydrates
+ * after the first part (the timeline's 200 rows, findings, the report), and
+ * those that read more (timeline, ingest errors, share links) stream in.
  */
 export default async function RunPage({ params, searchParams }: { params: Params; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser();
   const runId = readRunId((await params).runId);
   const node = (await searchParams).node;
-  // Read alongside the rest and streamed with the page, with its layout: the graph needs no request of its own.
-  const graph = loadPageGraph(runId, typeof node === "string" ? node : null);
   const run = await getRunDetail(runId);
   if (!run) notFound();
-  const noFilter = { types: [], nodes: [] };
-  const [first, facets, ingestErrors, decisionPanel] = await Promise.all([
-    listRunEvents(run.id, { filter: noFilter, limit: TIMELINE_PAGE_SIZE }),
-    listRunEventFacets(run.id),
-    listRunIngestErrors(run.id),
-    getDecisionPanelData(run.id),
-  ]);
   const ticketId = run.ticketId;
-  const [attempts, previous] = ticketId === null ? [null, null]
-    : await Promise.all([listTicketAttempts(ticketId), findPreviousAttempt({ id: run.id, ticketId, startedAt: run.startedAt })]);
+  const [decisionPanel, [attempts, previous]] = await Promise.all([
+    getDecisionPanelData(run.id),
+    ticketId === null ? [null, null] as const
+      : Promise.all([listTicketAttempts(ticketId), findPreviousAttempt({ id: run.id, ticketId, startedAt: run.startedAt })]),
+  ]);
+  // With its layout: the graph needs no request of its own. One too big for the page (null) is fetched by the
+  // browser as JSON, preloaded from the run's API (runApiBase) as soon as the page's head arrives.
+  const graph = await loadPageGraph(run.id, typeof node === "string" ? node : null, undefined, `/api/runs/${encodeURIComponent(run.id)}`);
+  const canShare = can(user.role, "share");
   return (
     <main className="page run-page">
       <div className="run-topbar">
@@ -75,15 +81,43 @@ export default async function RunPage({ params, searchParams }: { params: Params
       <RunHeader run={run} decisions={decisionPanel?.decisions ?? []} />
       <DecisionPanel data={decisionPanel} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
       {ticketId !== null && attempts ? <TicketAttempts runId={run.id} ticketId={ticketId} {...attempts} previous={previous} /> : null}
-      <RunGraphSection runId={run.id} initial={graph} />
-      <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
-      <EventTimeline runId={run.id} first={{ ...first, total: run.eventCount }} facets={facets} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
-      <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
-      <RunIngestErrors errors={ingestErrors.errors} total={ingestErrors.total} />
-      {can(user.role, "share") ? (
-        <SharePanel runId={run.id} links={await listShareLinks({ runId: run.id, createdById: can(user.role, "manage_all_shares") ? null : user.userId })} />
+      <RunGraphSection runId={run.id} graph={graph} />
+      <Suspense fallback={null}>
+        <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
+      </Suspense>
+      <Suspense fallback={<section className="panel timeline" aria-busy="true"><p className="muted">Loading the timeline…</p></section>}>
+        <RunTimeline runId={run.id} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <RunReport report={run.report} retrospective={run.retrospective} evidence={run.loopEvidence} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <RunIngestErrorsSection runId={run.id} />
+      </Suspense>
+      {canShare ? (
+        <Suspense fallback={null}>
+          <RunSharePanel runId={run.id} createdById={can(user.role, "manage_all_shares") ? null : user.userId} />
+        </Suspense>
       ) : null}
-      {can(user.role, "share") ? <ExportPanel runId={run.id} /> : null}
+      {canShare ? <ExportPanel runId={run.id} /> : null}
     </main>
   );
+}
+
+type RunDetailOf = NonNullable<Awaited<ReturnType<typeof getRunDetail>>>;
+
+/** The timeline's first page and filters. */
+async function RunTimeline({ runId, eventCount, nodeLabels }: { runId: string; eventCount: number; nodeLabels: RunDetailOf["nodeLabels"] }) {
+  const noFilter = { types: [], nodes: [] };
+  const [first, facets] = await Promise.all([listRunEvents(runId, { filter: noFilter, limit: TIMELINE_PAGE_SIZE }), listRunEventFacets(runId)]);
+  return <EventTimeline runId={runId} first={{ ...first, total: eventCount }} facets={facets} eventCount={eventCount} nodeLabels={nodeLabels} />;
+}
+
+async function RunIngestErrorsSection({ runId }: { runId: string }) {
+  const { errors, total } = await listRunIngestErrors(runId);
+  return <RunIngestErrors errors={errors} total={total} />;
+}
+
+async function RunSharePanel({ runId, createdById }: { runId: string; createdById: string | null }) {
+  return <SharePanel runId={runId} links={await listShareLinks({ runId, createdById })} />;
 }
