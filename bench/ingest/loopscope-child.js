@@ -1,5 +1,6 @@
 // Loopscope's own ingest of the corpus (the code path of `loopscope ingest`).
 import { register } from "tsx/esm/api";
+import { sampleThreadCpu } from "./thread-cpu.js";
 
 register();
 const [corpus, file] = process.argv.slice(2);
@@ -18,9 +19,11 @@ if (process.env.BENCH_NOTIFY === "1") {
 }
 const t0 = performance.now();
 const c0 = process.cpuUsage();
+const threads = sampleThreadCpu();
 const s = await ingestPaths(db, [corpus]);
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(c0);
+const split = threads.stop();
 const outbox = Number((await db.get(`SELECT COUNT(*) AS "n" FROM "NotifyDelivery"`)).n);
 await db.close();
-console.log(JSON.stringify({ events: s.eventsNew, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, findings: s.findingsNew, rejected: s.linesRejected, outbox, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ events: s.eventsNew, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, findings: s.findingsNew, rejected: s.linesRejected, outbox, ...split, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));

@@ -63,5 +63,6 @@ const rate = (r) => r.events / r.seconds;
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 console.log(`baseline  (parse + prepared insert, a transaction per 20,000): ${fmt(rate(base))} events/s  (${fmt(base.events)} events in ${base.seconds.toFixed(2)} s, CPU ${base.cpuSeconds.toFixed(1)} s, peak RSS ${base.maxRssMb} MB)`);
 console.log(`loopscope (ingestPaths: validate, dedupe, summaries, detector): ${fmt(rate(ours))} events/s  (${fmt(ours.events)} events in ${ours.seconds.toFixed(2)} s, CPU ${ours.cpuSeconds.toFixed(1)} s, peak RSS ${ours.maxRssMb} MB, ${fmt(ours.findings)} findings)`);
+if (ours.mainCpu !== undefined) console.log(`  CPU by thread: main (writer) ${ours.mainCpu.toFixed(1)} s, parse thread ${ours.parseCpu.toFixed(1)} s, others ${ours.otherCpu.toFixed(1)} s`);
 console.log(`ratio loopscope/baseline: ${(rate(ours) / rate(base)).toFixed(3)}   (targets: >= 100,000 events/s, ratio >= 1.0, peak < 500 MB)`);
 console.log(`with a notification channel configured: ${fmt(rate(notify))} events/s, ${notify.outbox} notifications written to the outbox; ratio to without: ${(rate(notify) / rate(ours)).toFixed(3)}   (target >= 0.95)`);

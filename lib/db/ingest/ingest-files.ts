@@ -79,10 +79,12 @@ export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: Ing
   const sizes = await Promise.all(files.map((f) => stat(f.path).then((s) => s.size, () => 0)));
   const totalBytes = sizes.reduce((a, b) => a + b, 0);
   const wanted = opts.parseThread ?? totalBytes >= PARSE_THREAD_MIN_BYTES;
-  const starting = wanted ? ParseThread.start() : null;
+  const starting = wanted ? ParseThread.start(writer.detectorConfig) : null;
   let thread: ParseThread | null = null;
   // Files are read in this thread until the parse thread has started (it takes a moment to load).
   const started = starting?.then((t) => (thread = t), () => null);
+  // Asked for, the thread reads every file (by default, files are read here while it starts).
+  if (opts.parseThread === true) await starting;
   const reads = new Map<number, FileRead & { batches?: BatchSource<PackedBatch> }>();
   let planned = 0;
   const planOne = async () => {

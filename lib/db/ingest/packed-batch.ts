@@ -1,6 +1,7 @@
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
 import type { ParsedEvent, ParseItem } from "@/lib/domain/formats/types";
 import { parseIsoTimestamp } from "@/lib/domain/formats/timestamp";
+import type { LiveRun } from "./live-runs";
 
 /** A parse item that is not an event: a bad line, a document's run facts, an imported run. */
 export type OtherItem = Exclude<ParseItem, ParsedEvent>;
@@ -43,6 +44,10 @@ export interface PackedBatch {
    * the double range, a negative zero); null elsewhere.
    */
   events: (LoopEvent | null)[];
+  /** Per run, what its events did to the parse thread's accumulator (absent where the writer's thread packed the batch). */
+  live?: LiveRun[];
+  /** Ascending, the events whose (runId, id) an earlier one of the batch has (absent where the writer is to find them). */
+  duplicates?: number[];
 }
 
 /** Packs parse items, in order; `serialise` (for another thread) leaves the event objects out. */
@@ -173,6 +178,8 @@ export interface PostedBatch {
   /** NaN for no line. */
   line: Float64Array;
   events: { at: number; event: LoopEvent }[];
+  live?: LiveRun[];
+  duplicates?: number[];
 }
 
 function toDict<T>(column: T[]): DictColumn<T> {
@@ -206,7 +213,7 @@ export function encodeForPost(b: PackedBatch): { posted: PostedBatch; transfer: 
   const posted: PostedBatch = {
     posted: true, others: b.others, runId: toDict(b.runId), type: toDict(b.type), sourceType: toDict(b.sourceType),
     node: toDict(b.node), record: toDict(b.record), format: toDict(b.format), eventId: b.eventId, ts: b.ts, raw: b.raw,
-    json: b.json, tsMs: Float64Array.from(b.tsMs), line: Float64Array.from(b.line, (l) => l ?? Number.NaN), events,
+    json: b.json, tsMs: Float64Array.from(b.tsMs), line: Float64Array.from(b.line, (l) => l ?? Number.NaN), events, live: b.live, duplicates: b.duplicates,
   };
   const transfer = [posted.tsMs, posted.line, posted.runId.index, posted.type.index, posted.sourceType.index, posted.node.index,
     posted.record.index, posted.format.index].map((a) => a.buffer as ArrayBuffer);
@@ -220,6 +227,6 @@ export function decodePosted(p: PostedBatch): PackedBatch {
   return {
     packed: true, others: p.others, runId: fromDict(p.runId), eventId: p.eventId, ts: p.ts, tsMs: Array.from(p.tsMs), type: fromDict(p.type),
     sourceType: fromDict(p.sourceType), node: fromDict(p.node), line: Array.from(p.line, (l) => (Number.isNaN(l) ? null : l)),
-    record: fromDict(p.record), raw: p.raw, format: fromDict(p.format), json: p.json, events,
+    record: fromDict(p.record), raw: p.raw, format: fromDict(p.format), json: p.json, events, live: p.live, duplicates: p.duplicates,
   };
 }

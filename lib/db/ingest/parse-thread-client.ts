@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { DetectorConfig } from "@/lib/domain/detector";
 import { decodePosted, type PackedBatch } from "./packed-batch";
-import type { FromParseThread } from "./parse-thread";
+import type { FromParseThread, ParseThreadData } from "./parse-thread";
 import type { BatchSource, Deliver, ReadPlan } from "./read-batches";
 
 /**
@@ -84,8 +86,8 @@ export class ParseThread {
   }
 
   /** Starts a parse thread; throws when none can run here (the caller may then parse in its own thread). */
-  static async start(): Promise<ParseThread> {
-    const worker = spawnParseWorker(WINDOW);
+  static async start(config?: Partial<DetectorConfig>): Promise<ParseThread> {
+    const worker = spawnParseWorker({ loopscopeParseThread: WINDOW, config, threadKey: randomUUID() });
     const failure = await new Promise<Error | null>((resolve) => {
       const settle = (error: Error | null) => {
         worker.off("message", onMessage).off("error", onError).off("exit", onExit);
@@ -142,14 +144,14 @@ export class ParseThread {
  */
 const LIMITS = { maxYoungGenerationSizeMb: 32 };
 
-function spawnParseWorker(window: number): Worker {
+function spawnParseWorker(data: ParseThreadData): Worker {
   const here = import.meta.url;
   if (here.endsWith(".ts")) {
     // From the sources (through tsx): a plain module that registers tsx in the thread, then loads it.
     const entry = new URL("./parse-thread.ts", here).href;
     const tsconfig = fileURLToPath(new URL("../../../tsconfig.json", here));
-    return new Worker(new URL("./parse-thread-boot.mjs", here), { workerData: { loopscopeParseThread: window, entry, tsconfig }, resourceLimits: LIMITS });
+    return new Worker(new URL("./parse-thread-boot.mjs", here), { workerData: { ...data, entry, tsconfig }, resourceLimits: LIMITS });
   }
   // The packaged CLI: the parse thread is an entry of the bundle, beside its chunks (scripts/prepack.js).
-  return new Worker(new URL("./ingest-parse-thread.js", here), { workerData: { loopscopeParseThread: window }, resourceLimits: LIMITS });
+  return new Worker(new URL("./ingest-parse-thread.js", here), { workerData: data, resourceLimits: LIMITS });
 }

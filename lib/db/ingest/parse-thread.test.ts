@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import type { SqlDb } from "../sql";
 import { createTestDb, testDatabaseKinds, type TestDatabase } from "../testing/test-databases";
 import { ingestPaths, type IngestOptions } from "./ingest-files";
+import { IngestWriter } from "./writer";
 
 const ROOT = resolve(__dirname, "../../..");
 const kinds = await testDatabaseKinds();
@@ -81,6 +82,33 @@ describe.each(kinds)("a file ingest that parses on a worker thread, on %s", (kin
     expect(rejected.some((r) => r.startsWith(`${join(dir, "bad.jsonl")}:9: `))).toBe(true);
     expect(rejected.some((r) => r.startsWith(`${join(dir, "binary.jsonl")}:`))).toBe(true);
   }, 300_000);
+
+  it("stores the thread's detector results where every event of a run was new, and applies the events itself where not", async () => {
+    // Runs that span batches; in a later batch, one run repeats an event of an earlier batch and another gets a late event.
+    const lines = protocolLines("span", 4, 150).filter((l, k) => k % 152 < 150);
+    const repeated = lines[20];
+    const late = JSON.stringify({ v: 1, id: "span-2-late", runId: "span-2", ts: new Date(Date.UTC(2026, 7, 1) + 2 * 3_600_000 + 5000).toISOString(), type: "note", node: "planner", text: "late" });
+    lines.splice(lines.findIndex((l) => l.includes(`"span-0-120"`)), 0, repeated);
+    lines.splice(lines.findIndex((l) => l.includes(`"span-2-140"`)), 0, late);
+    const extra = Array.from({ length: 50 }, (_, k) =>
+      JSON.stringify({ v: 1, id: `span-3-x${k}`, runId: "span-3", ts: new Date(Date.UTC(2026, 8, 1) + k * 1000).toISOString(), type: "node.completed", node: "coder", turn: k, output: { text: "same" } }));
+    writeFileSync(join(dir, "span.jsonl"), `${[...lines, ...extra].join("\n")}\n`);
+    // Another file goes on with a run, repeating its last event (not late: its instant is the run's last).
+    const more = Array.from({ length: 30 }, (_, k) =>
+      JSON.stringify({ v: 1, id: `span-3-y${k}`, runId: "span-3", ts: new Date(Date.UTC(2026, 8, 2) + k * 1000).toISOString(), type: "node.completed", node: "verifier", turn: k, output: { text: "same" } }));
+    writeFileSync(join(dir, "tail.jsonl"), `${[extra[extra.length - 1], ...more].join("\n")}\n`);
+    const writers = [new IngestWriter(a.db), new IngestWriter(b.db)];
+    const [withThread, inline] = await Promise.all([
+      ingestPaths(a.db, [dir], { batchEvents: 100, parseThread: true, writer: writers[0] }),
+      ingestPaths(b.db, [dir], { batchEvents: 100, parseThread: false, writer: writers[1] }),
+    ]);
+    expect(withThread).toEqual(inline);
+    expect(withThread).toMatchObject({ eventsDuplicate: 2 });
+    expect(withThread.findingsNew).toBeGreaterThan(0);
+    expect(await dumpIngest(a.db)).toEqual(await dumpIngest(b.db));
+    expect(writers[0].liveRunsTaken).toBeGreaterThan(4);
+    expect(writers[1].liveRunsTaken).toBe(0);
+  }, 120_000);
 
   it("resumes a grown file at its committed offset, and reads nothing of an unchanged one", async () => {
     const lines = protocolLines("grow", 6, 400);

@@ -5,8 +5,20 @@
  * writer acknowledges each batch it takes, which lets one more be posted.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { BatchPacker, encodeForPost, type PostedBatch } from "./packed-batch";
+import type { DetectorConfig } from "@/lib/domain/detector";
+import { LiveRunTracker } from "./live-runs";
+import { encodeForPost, type PostedBatch } from "./packed-batch";
 import { readBatches, type ReadBatch, type ReadPlan } from "./read-batches";
+
+/** What the thread is started with. */
+export interface ParseThreadData {
+  /** Batches it may post ahead of the writer. */
+  loopscopeParseThread: number;
+  /** The writer's detector settings, which the thread's accumulators run with. */
+  config?: Partial<DetectorConfig>;
+  /** Unique to this thread: prefixes its accumulators' tokens. */
+  threadKey: string;
+}
 
 /** Writer → parse thread. */
 export type ToParseThread = { type: "read"; id: number; plan: ReadPlan } | { type: "ack" };
@@ -18,11 +30,13 @@ export type FromParseThread =
   | { type: "done"; id: number }
   | { type: "failed"; id: number; message: string; stack: string | undefined };
 
-if (parentPort && (workerData as { loopscopeParseThread?: number } | null)?.loopscopeParseThread !== undefined) {
-  runParseThread(parentPort, (workerData as { loopscopeParseThread: number }).loopscopeParseThread);
+if (parentPort && (workerData as Partial<ParseThreadData> | null)?.loopscopeParseThread !== undefined) {
+  runParseThread(parentPort, workerData as ParseThreadData);
 }
 
-function runParseThread(port: NonNullable<typeof parentPort>, window: number): void {
+function runParseThread(port: NonNullable<typeof parentPort>, data: ParseThreadData): void {
+  const window = data.loopscopeParseThread;
+  const tracker = new LiveRunTracker(data.config, data.threadKey);
   const plans: { id: number; plan: ReadPlan }[] = [];
   let credits = window;
   let wake: (() => void) | null = null;
@@ -40,7 +54,7 @@ function runParseThread(port: NonNullable<typeof parentPort>, window: number): v
       while (plans.length === 0) await waitForMessage();
       const { id, plan } = plans.shift()!;
       try {
-        await readBatches(plan, () => new BatchPacker(true), async (batch) => {
+        await readBatches(plan, () => tracker.collector(), async (batch) => {
           while (credits === 0) await waitForMessage();
           credits--;
           if (batch.kind === "read-error") {

@@ -2,7 +2,7 @@ import type { SqlDb } from "../sql";
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
 import type { RunFactFields } from "@/lib/domain/formats/types";
 import type { DetectorConfig, Finding } from "@/lib/domain/detector";
-import { RunAccumulator, type RuntimeHalt } from "@/lib/domain/runs/run-accumulator";
+import { RunAccumulator, type EdgeTotals, type NodeTotals, type RunSummary, type RuntimeHalt } from "@/lib/domain/runs/run-accumulator";
 import type { RunCheckpoints } from "@/lib/domain/runs/run-checkpoints";
 
 const REBUILD_PAGE = 5000;
@@ -21,6 +21,8 @@ export interface RebuildResume {
 /**
  * Rebuilds a run's accumulator from its stored events (ts order, then arrival) and facts:
  * from the last checkpoint before `resume.fromTsMs` when there is one, else from the start.
+ * Events whose ids `skip` holds are left out (those the transaction stored itself: the
+ * accumulator is then the one the run had before it).
  */
 export async function rebuildAccumulator(
   tx: SqlDb,
@@ -29,6 +31,7 @@ export async function rebuildAccumulator(
   facts: string | null,
   config?: Partial<DetectorConfig>,
   resume?: RebuildResume,
+  skip?: ReadonlySet<string>,
 ): Promise<RunAccumulator> {
   if (resume?.fromTsMs === undefined) resume?.checkpoints.clear();
   const start = resume?.fromTsMs === undefined ? null : resume.checkpoints.restoreBefore(resume.fromTsMs);
@@ -37,12 +40,13 @@ export async function rebuildAccumulator(
   let lastTs = start?.boundTsMs ?? -1e300;
   let lastPk = start === null ? 0 : null;
   for (;;) {
-    const page = await tx.all<{ pk: number; tsMs: number; raw: string; data: string | null }>(
-      `SELECT "pk","tsMs","raw","data" FROM "Event" WHERE "runId" = ? AND ${lastPk === null ? `"tsMs" > ?` : `("tsMs" > ? OR ("tsMs" = ? AND "pk" > ?))`}
+    const page = await tx.all<{ pk: number; tsMs: number; raw: string; data: string | null; eventId: string }>(
+      `SELECT "pk","tsMs","raw","data","eventId" FROM "Event" WHERE "runId" = ? AND ${lastPk === null ? `"tsMs" > ?` : `("tsMs" > ? OR ("tsMs" = ? AND "pk" > ?))`}
        ORDER BY "tsMs","pk" LIMIT ${REBUILD_PAGE}`,
       lastPk === null ? [runId, lastTs] : [runId, lastTs, lastTs, lastPk],
     );
     for (const row of page) {
+      if (skip?.has(row.eventId)) continue;
       const tsMs = Number(row.tsMs);
       resume?.checkpoints.beforeEvent(acc, tsMs);
       acc.applyEvent(JSON.parse(row.data ?? row.raw) as LoopEvent, tsMs);
@@ -102,9 +106,20 @@ export async function insertRuntimeHalts(tx: SqlDb, runId: string, halts: readon
 const INT32_MAX = 2_147_483_647;
 const saturate = (n: number) => Math.min(n, INT32_MAX);
 
-/** Writes the run's summary and the nodes and edges that changed since the last write. */
-export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFactFields | null): Promise<void> {
-  const s = acc.summary();
+/** What `writeRunState` writes: a run's summary, and its nodes and edges that changed since the last write. */
+export interface RunState {
+  summary: RunSummary;
+  nodes: readonly NodeTotals[];
+  edges: readonly EdgeTotals[];
+}
+
+/**
+ * Writes the run's summary and the nodes and edges that changed since the last write:
+ * those of an accumulator (taken from it), or as a parse thread's accumulator gave them.
+ */
+export async function writeRunState(tx: SqlDb, from: RunAccumulator | RunState, facts: RunFactFields | null): Promise<void> {
+  const state = from instanceof RunAccumulator ? { summary: from.summary(), ...from.graph.takeChanged() } : from;
+  const s = state.summary;
   const searchText = [s.title, s.ticketId, s.stopReason, s.runId].filter(Boolean).join(" ").toLowerCase();
   await tx.run(
     `UPDATE "Run" SET "title"=?,"ticketId"=?,"profile"=?,"status"=?,"terminalStatus"=?,"stopReason"=?,"haltReason"=?,
@@ -115,8 +130,7 @@ export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFa
       s.endedAt, s.lastEventAt, s.durationMs, s.steps, saturate(s.tokens), s.costUsd, s.eventCount, s.findingCount,
       s.loopIterations, s.loopLimit, searchText, Date.now(), ...(facts ? [JSON.stringify(facts)] : []), s.runId],
   );
-  const changed = acc.graph.takeChanged();
-  for (const n of changed.nodes) {
+  for (const n of state.nodes) {
     await tx.run(
       `INSERT INTO "RunNode" ("runId","nodeId","label","role","declared","turns","tokens","costUsd","runtimeMs","firstSeen")
        VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT ("runId","nodeId") DO UPDATE SET "label"=excluded."label",
@@ -126,7 +140,7 @@ export async function writeRunState(tx: SqlDb, acc: RunAccumulator, facts: RunFa
         n.turns, saturate(n.tokens), n.costUsd, n.runtimeMs, n.firstSeen],
     );
   }
-  for (const e of changed.edges) {
+  for (const e of state.edges) {
     await tx.run(
       `INSERT INTO "RunEdge" ("runId","fromNode","toNode","declared","traversals") VALUES (?,?,?,?,?)
        ON CONFLICT ("runId","fromNode","toNode") DO UPDATE SET "declared"=excluded."declared","traversals"=excluded."traversals"`,

@@ -7,6 +7,7 @@ import { RunAccumulator } from "@/lib/domain/runs/run-accumulator";
 import { CHECKPOINT_EVERY, RunCheckpoints } from "@/lib/domain/runs/run-checkpoints";
 import { insertEventRows } from "./event-rows";
 import { eventAt, isPackedBatch, packItems, type OtherItem, type PackedBatch } from "./packed-batch";
+import type { LiveRun } from "./live-runs";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
 import { mergeFacts, withDocument } from "./merge-facts";
 import { callsForNotification, enqueueRunNotifications, loadRules } from "../notify";
@@ -51,6 +52,9 @@ interface CachedRun {
 
 const MAX_CACHED_RUNS = 5000;
 
+/** How `loadRun` found a run: its batch's parse-thread results taken, its cached accumulator valid, or rebuilt. */
+type Loaded = { kind: "live" | "cached" | "rebuilt"; format: SourceFormat; facts: string | null };
+
 /**
  * Stores parsed items in the database, once. Keeps one accumulator per run in
  * memory so that summaries, graph totals and live detector findings follow
@@ -60,9 +64,19 @@ const MAX_CACHED_RUNS = 5000;
  * applied (a late event is placed where its ts says, and the run re-evaluated:
  * from the run's last checkpoint before the late batch's oldest event, so a
  * buffered batch arriving late costs a replay of the run's tail, not of all of it).
+ *
+ * A batch from a parse thread carries what its events did to the thread's
+ * own accumulators (`LiveRun`): for a run whose stored state is the one the
+ * thread's accumulator started the batch from, and whose events the batch all
+ * stored, the writer stores those results and applies nothing itself; any
+ * other run of the batch is applied here as above.
  */
 export class IngestWriter {
   private readonly cache = new Map<string, CachedRun>();
+  /** Per run, the parse-thread accumulator whose results were stored last (and nothing since), and its event count then. */
+  private readonly liveTokens = new Map<string, { token: string; eventCount: number }>();
+  /** Run batches stored from a parse thread's results (for tests). */
+  liveRunsTaken = 0;
 
   constructor(
     private readonly db: SqlDb,
@@ -70,6 +84,11 @@ export class IngestWriter {
     /** Events between checkpoints of a run that had late events (tests use small values). */
     private readonly checkpointEvery = CHECKPOINT_EVERY,
   ) {}
+
+  /** The detector settings this writer applies events with (a parse thread's accumulators use the same). */
+  get detectorConfig(): Partial<DetectorConfig> | undefined {
+    return this.config;
+  }
 
   /** Writes one batch in one transaction; returns the rejected lines it stored. */
   async writeBatch(input: readonly ParseItem[] | PackedBatch, source: BatchSource, counts: IngestCounts): Promise<RejectedLine[]> {
@@ -83,11 +102,14 @@ export class IngestWriter {
       const formats = new Map<string, SourceFormat>();
       const documents: { runId: string; column: "report" | "retrospective"; markdown: string }[] = [];
       const decisions: { runId: string; decision: ImportedDecision }[] = [];
+      /** Runs that facts or decisions of this batch are about: applied here, whatever the parse thread did. */
+      const merged = new Set<string>();
       const takeOther = (item: OtherItem) => {
         if (item.kind === "error") {
           rejected.push({ line: item.line, message: item.message, excerpt: null, runId: null });
           return;
         }
+        merged.add(item.runId);
         if (item.kind === "run") {
           const prev = factsByRun.get(item.runId);
           const facts = withDocument(item.facts);
@@ -103,16 +125,28 @@ export class IngestWriter {
       const others = batch.others;
       let next = 0;
       let runIds: Set<string> | undefined;
+      // Found by the parse thread, where one packed the batch.
+      const duplicates = batch.duplicates;
+      let nextDuplicate = 0;
       for (let i = 0; i < batch.runId.length; i++) {
         while (next < others.length && others[next].at <= i) takeOther(others[next++].item);
         const runId = batch.runId[i];
         // A batch holds runs in stretches: the run's state is looked up when the run changes, not per event.
         if (i === 0 || runId !== batch.runId[i - 1]) {
-          runIds = seen.get(runId);
-          if (runIds === undefined) {
-            seen.set(runId, (runIds = new Set()));
-            if (!formats.has(runId)) formats.set(runId, batch.format[i]);
+          if (!formats.has(runId)) formats.set(runId, batch.format[i]);
+          if (duplicates === undefined) {
+            runIds = seen.get(runId);
+            if (runIds === undefined) seen.set(runId, (runIds = new Set()));
           }
+        }
+        if (duplicates !== undefined) {
+          if (duplicates[nextDuplicate] === i) {
+            nextDuplicate++;
+            counts.eventsDuplicate++;
+          } else {
+            rows.push(i);
+          }
+          continue;
         }
         const eventId = batch.eventId[i];
         if (runIds!.has(eventId)) {
@@ -128,11 +162,18 @@ export class IngestWriter {
       const resync = new Set<string>();
       /** Runs this transaction created: none of their events is stored yet. */
       const created = new Set<string>();
+      const offered = new Map<string, LiveRun>();
+      for (const l of batch.live ?? []) if (!merged.has(l.runId)) offered.set(l.runId, l);
+      /** Runs whose parse-thread results are taken, provided every event of theirs in the batch is stored now. */
+      const live = new Map<string, LiveRun & { loaded: Loaded; stored: number }>();
       for (const runId of [...formats.keys()].sort()) {
-        if (await this.loadRun(tx, runId, formats.get(runId)!, counts, created)) resync.add(runId);
+        const loaded = await this.loadRun(tx, runId, formats.get(runId)!, counts, created, offered.get(runId));
+        if (loaded.kind === "rebuilt") resync.add(runId);
+        if (loaded.kind === "live") live.set(runId, { ...offered.get(runId)!, loaded, stored: 0 });
       }
       for (const d of decisions) await insertImportedDecision(tx, d.runId, d.decision);
       const inserted = await insertEventRows(tx, batch, rows, source.sourceId, created);
+      if (live.size > 0) await this.checkLive(tx, batch, rows, inserted, live);
       const rebuild = new Set<string>();
       /** Per run, the oldest instant this batch stored: a rebuild restarts before it. */
       const oldest = new Map<string, number>();
@@ -141,6 +182,8 @@ export class IngestWriter {
       const fresh = new Map<string, ReturnType<RunAccumulator["findings"]>[number][]>();
       let cached: CachedRun | undefined;
       let runId = "";
+      let isLive = false;
+      let started = false;
       for (let r = 0; r < rows.length; r++) {
         if (!inserted[r]) {
           counts.eventsDuplicate++;
@@ -149,11 +192,18 @@ export class IngestWriter {
         counts.eventsNew++;
         const i = rows[r];
         const tsMs = batch.tsMs[i];
-        if (cached === undefined || batch.runId[i] !== runId) {
+        if (!started || batch.runId[i] !== runId) {
+          started = true;
           runId = batch.runId[i];
           counts.runsTouched.add(runId);
-          cached = this.cache.get(runId)!;
+          isLive = live.has(runId);
+          cached = isLive ? undefined : this.cache.get(runId)!;
         }
+        if (isLive) {
+          applied.push(i);
+          continue;
+        }
+        cached = cached!;
         if (!(tsMs >= (oldest.get(runId) ?? Infinity))) oldest.set(runId, tsMs);
         if (rebuild.has(runId)) continue;
         if (tsMs < cached.acc.lastTsMs) {
@@ -204,13 +254,25 @@ export class IngestWriter {
       // and then fresh: a rule added a moment ago applies to the next halt.
       let rules: NotifyRuleSpec[] | null = null;
       for (const runId of touched) {
-        const cached = this.cache.get(runId)!;
-        const found = fresh.get(runId) ?? [];
-        await insertFindings(tx, runId, found, tsOf);
-        await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
-        await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);
+        const l = live.get(runId);
+        let summary;
+        if (l) {
+          counts.findingsNew += l.newFindings;
+          await insertFindings(tx, runId, l.found, tsOf);
+          await insertRuntimeHalts(tx, runId, l.halts);
+          await writeRunState(tx, l, null);
+          summary = l.summary;
+          this.liveTokens.delete(runId);
+          this.liveTokens.set(runId, { token: l.token, eventCount: l.summary.eventCount });
+          this.liveRunsTaken++;
+        } else {
+          const cached = this.cache.get(runId)!;
+          await insertFindings(tx, runId, fresh.get(runId) ?? [], tsOf);
+          await insertRuntimeHalts(tx, runId, cached.acc.runtimeHalts());
+          await writeRunState(tx, cached.acc, factsByRun.has(runId) && cached.facts ? stripMarkdown(cached.facts) : null);
+          summary = cached.acc.summary();
+        }
         // In this transaction: a halt and the notification it calls for are stored together or not at all.
-        const summary = cached.acc.summary();
         if (callsForNotification(summary)) {
           rules ??= await loadRules(tx);
           if (rules.length > 0) await enqueueRunNotifications(tx, summary, rules);
@@ -238,10 +300,15 @@ export class IngestWriter {
   }
 
   /**
-   * Makes sure the run exists and its cached accumulator matches what is
-   * stored; returns true when it had to rebuild it from the stored events.
+   * Makes sure the run exists and that what its events will be applied to
+   * matches what is stored: the parse thread's accumulator that `live` came
+   * from (the one whose results were stored last, or one that applied nothing
+   * for a run created now), else the cached accumulator, else one rebuilt
+   * from the stored events.
    */
-  private async loadRun(tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts, created: Set<string>): Promise<boolean> {
+  private async loadRun(
+    tx: SqlDb, runId: string, format: SourceFormat, counts: IngestCounts, created: Set<string>, live: LiveRun | undefined,
+  ): Promise<Loaded> {
     const select = () =>
       tx.get<{ eventCount: number; format: string; facts: string | null }>(
         `SELECT "eventCount","format","facts" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
@@ -257,26 +324,76 @@ export class IngestWriter {
       if (inserted > 0) {
         created.add(runId);
         counts.runsNew++;
+        if (live && live.before === 0 && live.format === format) {
+          this.cache.delete(runId);
+          return { kind: "live", format, facts: null };
+        }
         this.cache.set(runId, { acc: new RunAccumulator(runId, format, this.config), format, facts: null, checkpoints: null });
-        return false;
+        return { kind: "cached", format, facts: null };
       }
       // Another writer created it meanwhile: wait for its row and start from what it stored.
       row = await select();
       if (!row) throw new Error(`run ${runId} vanished while being ingested`);
     }
+    const storedFormat = row.format as SourceFormat;
+    const last = this.liveTokens.get(runId);
+    this.liveTokens.delete(runId);
+    const unchanged = last?.eventCount === Number(row.eventCount);
+    if (live && unchanged && last.token === live.token && live.format === storedFormat) {
+      this.cache.delete(runId);
+      return { kind: "live", format: storedFormat, facts: row.facts };
+    }
+    if (unchanged) {
+      // What the thread's accumulator stored is all there is (it applied the run's events in order): the
+      // replay reaches the state its findings were stored from, as a cached accumulator would have it.
+      const acc = await rebuildAccumulator(tx, runId, storedFormat, row.facts, this.config);
+      this.cache.set(runId, { acc, format: storedFormat, facts: row.facts ? (JSON.parse(row.facts) as RunFactFields) : null, checkpoints: null });
+      return { kind: "cached", format: storedFormat, facts: row.facts };
+    }
     const cached = this.cache.get(runId);
     if (cached && cached.acc.summary().eventCount === Number(row.eventCount)) {
       this.cache.delete(runId);
       this.cache.set(runId, cached);
-      return false;
+      return { kind: "cached", format: storedFormat, facts: row.facts };
     }
-    const storedFormat = row.format as SourceFormat;
     const facts = row.facts ? (JSON.parse(row.facts) as RunFactFields) : null;
     // Events were stored unseen (another writer, a rolled-back batch): checkpoints are retaken along the replay.
     const checkpoints = cached?.checkpoints ?? null;
     const acc = await rebuildAccumulator(tx, runId, storedFormat, row.facts, this.config, checkpoints === null ? undefined : { checkpoints });
     this.cache.set(runId, { acc, format: storedFormat, facts, checkpoints });
-    return true;
+    return { kind: "rebuilt", format: storedFormat, facts: row.facts };
+  }
+
+  /**
+   * Keeps the parse thread's results of a run only where the batch stored
+   * every event of it that the thread applied. Another run (an event stored
+   * already, from an earlier batch of the file) gets the accumulator it had
+   * before the batch, rebuilt from its stored events but this batch's, and its
+   * events are applied here.
+   */
+  private async checkLive(
+    tx: SqlDb, batch: PackedBatch, rows: readonly number[], inserted: readonly boolean[], live: Map<string, LiveRun & { loaded: Loaded; stored: number }>,
+  ): Promise<void> {
+    const failed = new Set<string>();
+    for (let r = 0; r < rows.length; r++) {
+      const l = live.get(batch.runId[rows[r]]);
+      if (l === undefined) continue;
+      if (inserted[r]) l.stored++;
+      else failed.add(l.runId);
+    }
+    for (const l of live.values()) {
+      if (l.stored !== l.applied) failed.add(l.runId);
+    }
+    for (const runId of failed) {
+      const { loaded } = live.get(runId)!;
+      live.delete(runId);
+      this.liveTokens.delete(runId);
+      const mine = new Set<string>();
+      for (let r = 0; r < rows.length; r++) if (inserted[r] && batch.runId[rows[r]] === runId) mine.add(batch.eventId[rows[r]]);
+      const acc = await rebuildAccumulator(tx, runId, loaded.format, loaded.facts, this.config, undefined, mine);
+      const facts = loaded.facts ? (JSON.parse(loaded.facts) as RunFactFields) : null;
+      this.cache.set(runId, { acc, format: loaded.format, facts, checkpoints: null });
+    }
   }
 
   private trimCache(): void {
@@ -284,6 +401,11 @@ export class IngestWriter {
       const oldest = this.cache.keys().next().value;
       if (oldest === undefined) break;
       this.cache.delete(oldest);
+    }
+    while (this.liveTokens.size > MAX_CACHED_RUNS) {
+      const oldest = this.liveTokens.keys().next().value;
+      if (oldest === undefined) break;
+      this.liveTokens.delete(oldest);
     }
   }
 }
