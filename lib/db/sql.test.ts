@@ -76,6 +76,11 @@ describe("the shared SQLite connection", () => {
     expect(await ids()).toEqual(["a", "b"]);
   });
 
+  it("refuses to close the connection from inside its own transaction, rather than wait for itself", async () => {
+    await expect(db.transaction(() => db.close())).rejects.toThrow("close() was called inside a transaction of the connection it closes");
+    expect(await ids()).toEqual([]);
+  });
+
   it("runs a statement that cannot be in a transaction (VACUUM) after the open one ends", async () => {
     let release!: () => void;
     const held = db.transaction(async (tx) => {

@@ -24,6 +24,12 @@ export interface SqlDb {
   /** Runs `fn` in one transaction (serialised per connection for SQLite). */
   transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T>;
   /**
+   * SQLite only: whether the caller runs inside this connection's open
+   * transaction (its body, or what that awaits), where work queued for a
+   * later turn would wait on the caller itself.
+   */
+  insideTransaction?(): boolean;
+  /**
    * PostgreSQL only: calls `onMessage` with each NOTIFY payload on `channel`,
    * from any process on the database, over a dedicated connection that is
    * re-opened when it drops. Undefined on SQLite (one process writes).
@@ -43,15 +49,6 @@ export function openSqlDb(config: DbConfig): SqlDb {
  * awaits or starts carries it.
  */
 const owner = new AsyncLocalStorage<object>();
-
-/**
- * Runs `fn` as work of no transaction, so that what it starts (a queue's drain
- * loop, a timer) is not taken for part of the transaction that happens to be
- * open where it was called.
- */
-export function outsideTransactions<T>(fn: () => T): T {
-  return owner.exit(fn);
-}
 
 function openSqlite(file: string): SqlDb {
   mkdirSync(dirname(file), { recursive: true });
@@ -136,7 +133,7 @@ function openSqlite(file: string): SqlDb {
       return foreign() ? inTurn(batch) : batch();
     },
     transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
-      if (open !== null && owner.getStore() === open) return fn(api);
+      if (api.insideTransaction!()) return fn(api);
       return inTurn(async () => {
         db.exec("BEGIN IMMEDIATE");
         const token = {};
@@ -153,7 +150,12 @@ function openSqlite(file: string): SqlDb {
         }
       });
     },
+    insideTransaction() {
+      return open !== null && owner.getStore() === open;
+    },
     async close() {
+      // Its own transaction could never end while it waited for it.
+      if (api.insideTransaction!()) throw new Error("close() was called inside a transaction of the connection it closes");
       await queue;
       committed?.db.close();
       db.close();

@@ -98,18 +98,16 @@ describe("GroupCommit on SQLite", () => {
     expect(transactions).toBe(4);
   });
 
-  it("writes a group in a transaction of its own even when the first part was submitted from inside another one", async () => {
+  it("refuses a part submitted from inside a transaction of its connection, rather than wait for itself or be rolled back with it", async () => {
     const group = new GroupCommit(counted);
-    let part!: Promise<string>;
-    // The outer transaction submits a part (without waiting for it) and then fails.
-    await expect(db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       await tx.run(`INSERT INTO "p" ("id") VALUES ('outer')`);
-      part = group.submit(1, insert("a"));
-      throw new Error("outer fails");
-    })).rejects.toThrow("outer fails");
-    // The part's caller is told it is stored only once it is, in the group's own transaction.
-    expect(await part).toBe("a");
-    expect(await stored()).toEqual(["a"]);
+      return group.submit(1, insert("inner")).catch((error: unknown) => String(error));
+    });
+    expect(result).toBe("Error: GroupCommit.submit was called inside a transaction of its connection: write with that transaction's handle instead");
+    expect(await stored()).toEqual(["outer"]);
+    // Outside it, the group goes on.
+    expect(await group.submit(1, insert("after"))).toBe("after");
   });
 
   it("reports the backlog and, once it has drained some, an estimate of the wait", async () => {

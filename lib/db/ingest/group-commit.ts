@@ -1,4 +1,4 @@
-import { outsideTransactions, type SqlDb } from "../sql";
+import type { SqlDb } from "../sql";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -56,15 +56,20 @@ export class GroupCommit {
 
   /** Runs `run` inside the next group transaction; resolves with its result once that transaction committed. */
   submit<T>(weight: number, run: (tx: SqlDb) => Promise<T>): Promise<T> {
+    // From inside a transaction of this connection, a group's transaction would wait for that one to end
+    // (and it, if it awaits the part, for the group); written in it instead, the part would be undone by
+    // its rollback after its caller was told it was stored. Neither happens quietly: it is refused.
+    if (this.db.insideTransaction?.()) {
+      return Promise.reject(new Error("GroupCommit.submit was called inside a transaction of its connection: write with that transaction's handle instead"));
+    }
     return new Promise<T>((resolve, reject) => {
       const settle: Job["settle"] = (o) => (o.ok ? resolve(o.value as T) : reject(o.error));
       this.waiting.push({ weight: Math.max(1, weight), run, settle });
       this.waitingWeight += Math.max(1, weight);
       if (!this.draining) {
         this.draining = true;
-        // After the current event-loop turn: requests parsed in the same turn join this group. The
-        // loop is nobody's transaction, even when the first submit came from inside one.
-        outsideTransactions(() => setImmediate(() => void this.drain()));
+        // After the current event-loop turn: requests parsed in the same turn join this group.
+        setImmediate(() => void this.drain());
       }
     });
   }
