@@ -50,6 +50,22 @@ async function hangOn(db: SqlDb, runId: string, at: number): Promise<void> {
   await db.run(`INSERT INTO "IngestError" ("source","message","key","runId","createdAt") VALUES ('api:test','bad line',?,?,?)`, [`e-${runId}`, runId, at]);
 }
 
+/**
+ * Prunes a transaction at a time (at most 7 events each), and after the first
+ * one gives `runId` a new round of five events from round `from` on, dated now.
+ */
+async function pruneWithNewRound(db: SqlDb, cutoff: number, runId: string, from: number) {
+  let late = false;
+  return pruneRuns(db, {
+    cutoff, batchRuns: 1, batchEvents: 7, pauseMs: 0,
+    onBatch: async () => {
+      if (late) return;
+      late = true;
+      await ingestLines(db, loopLines(runId, { rounds: 1, from, start: false, budgets: { maxCycleIterations: 10 }, t0: Date.now() }));
+    },
+  });
+}
+
 describe.each(kinds)("prune (%s)", (kind) => {
   let t: TestDatabase;
   let dir: string;
@@ -118,15 +134,7 @@ describe.each(kinds)("prune (%s)", (kind) => {
     expect(dry).toMatchObject({ runs: 3, events: oldRows.Event, rows: oldRows, keptWaiting: 1, oldIngestErrors: 1, oldDeliveries: 1, ingestSources: 1 });
 
     // A new event for old-late after the first transaction: the re-check inside each transaction keeps it.
-    let late = false;
-    const real = await pruneRuns(t.db, {
-      cutoff, batchRuns: 1, batchEvents: 7, pauseMs: 0,
-      onBatch: async () => {
-        if (late) return;
-        late = true;
-        await ingestLines(t.db, loopLines("old-late", { rounds: 1, from: 2, start: false, budgets: { maxCycleIterations: 10 }, t0: Date.now() }));
-      },
-    });
+    const real = await pruneWithNewRound(t.db, cutoff, "old-late", 2);
 
     expect(real).toMatchObject({ runs: 2, events: goneBefore.Event, keptWaiting: 1, oldIngestErrors: 1, oldDeliveries: 1, ingestSources: 1 });
     const { Run: _gone, ...goneRows } = goneBefore;
@@ -157,16 +165,8 @@ describe.each(kinds)("prune (%s)", (kind) => {
     expect(before.Event).toBe(21);
     await new Promise((r) => setTimeout(r, 5));
     const cutoff = Date.now();
-    let late = false;
-    const real = await pruneRuns(t.db, {
-      cutoff, batchRuns: 1, batchEvents: 7, pauseMs: 0,
-      // After the first slice of its events went: five new ones.
-      onBatch: async () => {
-        if (late) return;
-        late = true;
-        await ingestLines(t.db, loopLines("old-big", { rounds: 1, from: 4, start: false, budgets: { maxCycleIterations: 10 }, t0: Date.now() }));
-      },
-    });
+    // After the first slice of its events went: five new ones.
+    const real = await pruneWithNewRound(t.db, cutoff, "old-big", 4);
     expect(real).toMatchObject({ runs: 0, events: 7, revived: ["old-big"] });
     const after = await rowsOf(t.db, ["old-big"]);
     expect(after).toMatchObject({ Run: 1, Event: 21 - 7 + 5 });

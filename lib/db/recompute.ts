@@ -36,8 +36,9 @@ export async function recomputeRun(tx: SqlDb, runId: string, config: Partial<Det
   const acc = await rebuildAccumulator(tx, runId, row.format as SourceFormat, row.facts, config);
   if (opts.fresh) {
     for (const table of ["Finding", "RunNode", "RunEdge", "GraphLayout"]) await tx.run(`DELETE FROM "${table}" WHERE "runId" = ?`, [runId]);
+  } else {
+    await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
   }
-  await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
   await insertFindings(tx, runId, acc.findings());
   await insertRuntimeHalts(tx, runId, acc.runtimeHalts());
   await writeRunState(tx, acc, null);

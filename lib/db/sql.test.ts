@@ -21,17 +21,25 @@ describe("the shared SQLite connection", () => {
 
   const ids = async () => (await db.all<{ id: string }>(`SELECT "id" FROM "t" ORDER BY "id"`)).map((r) => r.id);
   const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-  it("keeps another caller's writes, made while a transaction awaited, when that transaction rolls back", async () => {
+  /**
+   * A transaction that inserts `id`, then awaits and fails: resolves once it
+   * is open and waiting, with the promise of its end.
+   */
+  const openThenFail = async (id: string, message: string) => {
     let reachedAwait!: () => void;
     const awaiting = new Promise<void>((resolve) => (reachedAwait = resolve));
     const failing = db.transaction(async (tx) => {
-      await tx.run(`INSERT INTO "t" ("id") VALUES ('a')`);
+      await tx.run(`INSERT INTO "t" ("id") VALUES (?)`, [id]);
       reachedAwait();
       await pause();
-      throw new Error("a fails");
+      throw new Error(message);
     });
     await awaiting;
+    return { failing };
+  };
+
+  it("keeps another caller's writes, made while a transaction awaited, when that transaction rolls back", async () => {
+    const { failing } = await openThenFail("a", "a fails");
     // Both arrive while `failing` is open and waiting: neither may become part of it.
     const plain = db.run(`INSERT INTO "t" ("id") VALUES ('b')`);
     const own = db.transaction((tx) => tx.run(`INSERT INTO "t" ("id") VALUES ('c')`));
@@ -43,15 +51,7 @@ describe("the shared SQLite connection", () => {
 
   it("answers another caller's read during an open transaction with what is committed, and queues its INSERT … RETURNING", async () => {
     await db.run(`INSERT INTO "t" ("id") VALUES ('kept')`);
-    let reachedAwait!: () => void;
-    const awaiting = new Promise<void>((resolve) => (reachedAwait = resolve));
-    const failing = db.transaction(async (tx) => {
-      await tx.run(`INSERT INTO "t" ("id") VALUES ('rolled-back')`);
-      reachedAwait();
-      await pause();
-      throw new Error("fails");
-    });
-    await awaiting;
+    const { failing } = await openThenFail("rolled-back", "fails");
     // Not the open transaction's row, which is about to go.
     expect((await db.all<{ id: string }>(`SELECT "id" FROM "t" ORDER BY "id"`)).map((r) => r.id)).toEqual(["kept"]);
     expect(await db.get(`SELECT "id" FROM "t" WHERE "id" = 'rolled-back'`)).toBeUndefined();

@@ -50,6 +50,19 @@ export function openSqlDb(config: DbConfig): SqlDb {
  */
 const owner = new AsyncLocalStorage<object>();
 
+/** A connection's statements, each prepared the first time it is asked for. */
+function preparedOnce(db: Database.Database): (sql: string) => Database.Statement {
+  const statements = new Map<string, Database.Statement>();
+  return (sql) => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+}
+
 function openSqlite(file: string): SqlDb {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 30_000 });
@@ -62,15 +75,7 @@ function openSqlite(file: string): SqlDb {
   // pages batch after batch, and rarer checkpoints write each of them fewer times.
   db.pragma("wal_autocheckpoint = 10000");
   db.pragma("foreign_keys = ON");
-  const statements = new Map<string, Database.Statement>();
-  const prepare = (sql: string) => {
-    let s = statements.get(sql);
-    if (!s) {
-      s = db.prepare(sql);
-      statements.set(sql, s);
-    }
-    return s;
-  };
+  const prepare = preparedOnce(db);
   // One connection serves every caller in the process: transactions take turns,
   // so that awaits inside one never interleave another's statements. Which
   // caller a statement comes from is known by its async context: `fn` and all
@@ -85,15 +90,13 @@ function openSqlite(file: string): SqlDb {
   // Reads from another caller while a transaction is open go to a read-only
   // connection: they see what is committed (WAL), not the open transaction's
   // rows, which it may yet roll back, and they need not wait for it.
-  let committed: { db: Database.Database; statements: Map<string, Database.Statement> } | null = null;
+  let committed: { db: Database.Database; prepare: (sql: string) => Database.Statement } | null = null;
   const prepareCommitted = (sql: string) => {
-    committed ??= { db: new Database(file, { readonly: true, timeout: 30_000 }), statements: new Map() };
-    let s = committed.statements.get(sql);
-    if (!s) {
-      s = committed.db.prepare(sql);
-      committed.statements.set(sql, s);
+    if (committed === null) {
+      const reader = new Database(file, { readonly: true, timeout: 30_000 });
+      committed = { db: reader, prepare: preparedOnce(reader) };
     }
-    return s;
+    return committed.prepare(sql);
   };
   /** Runs `step` once the connection is free (after the transaction under way and those queued before it). */
   const inTurn = <T>(step: () => T | Promise<T>): Promise<T> => {
