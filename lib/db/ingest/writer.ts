@@ -6,10 +6,11 @@ import type { DetectorConfig } from "@/lib/domain/detector";
 import { RunAccumulator } from "@/lib/domain/runs/run-accumulator";
 import { CHECKPOINT_EVERY, RunCheckpoints } from "@/lib/domain/runs/run-checkpoints";
 import { insertEventRows } from "./event-rows";
-import { eventAt, isPackedBatch, packItems, type OtherItem, type PackedBatch } from "./packed-batch";
+import { eventAt, isPackedBatch, packItems, type PackedBatch } from "./packed-batch";
 import type { LiveRun } from "./live-runs";
 import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
-import { mergeFacts, withDocument } from "./merge-facts";
+import { mergeFacts } from "./merge-facts";
+import { planBatch } from "./batch-plan";
 import { callsForNotification, enqueueRunNotifications, loadRules } from "../notify";
 import type { NotifyRuleSpec } from "@/lib/domain/notify/types";
 
@@ -93,71 +94,10 @@ export class IngestWriter {
   /** Writes one batch in one transaction; returns the rejected lines it stored. */
   async writeBatch(input: readonly ParseItem[] | PackedBatch, source: BatchSource, counts: IngestCounts): Promise<RejectedLine[]> {
     const batch = isPackedBatch(input) ? input : packItems(input, false);
+    // Read before the transaction: it needs no database, and SQLite's write lock is held the shorter.
+    const { rows, duplicates, factsByRun, rejected, formats, documents, decisions, merged } = planBatch(batch);
     return this.db.transaction(async (tx) => {
-      /** The events to insert: indexes into `batch`, each (runId, eventId) once. */
-      const rows: number[] = [];
-      const seen = new Map<string, Set<string>>();
-      const factsByRun = new Map<string, { format: SourceFormat; facts: RunFactFields }>();
-      const rejected: RejectedLine[] = [];
-      const formats = new Map<string, SourceFormat>();
-      const documents: { runId: string; column: "report" | "retrospective"; markdown: string }[] = [];
-      const decisions: { runId: string; decision: ImportedDecision }[] = [];
-      /** Runs that facts or decisions of this batch are about: applied here, whatever the parse thread did. */
-      const merged = new Set<string>();
-      const takeOther = (item: OtherItem) => {
-        if (item.kind === "error") {
-          rejected.push({ line: item.line, message: item.message, excerpt: null, runId: null });
-          return;
-        }
-        merged.add(item.runId);
-        if (item.kind === "run") {
-          const prev = factsByRun.get(item.runId);
-          const facts = withDocument(item.facts);
-          if (facts.markdown) documents.push({ runId: item.runId, column: facts.document === "report" ? "report" : "retrospective", markdown: facts.markdown });
-          factsByRun.set(item.runId, { format: item.format, facts: prev ? mergeFacts(prev.facts, facts) : facts });
-          if (!formats.has(item.runId)) formats.set(item.runId, item.format);
-          return;
-        }
-        // Another Loopscope's run: created under the format it was first stored under, with its people's decisions.
-        if (!formats.has(item.runId)) formats.set(item.runId, item.format);
-        for (const decision of item.decisions) decisions.push({ runId: item.runId, decision });
-      };
-      const others = batch.others;
-      let next = 0;
-      let runIds: Set<string> | undefined;
-      // Found by the parse thread, where one packed the batch.
-      const duplicates = batch.duplicates;
-      let nextDuplicate = 0;
-      for (let i = 0; i < batch.runId.length; i++) {
-        while (next < others.length && others[next].at <= i) takeOther(others[next++].item);
-        const runId = batch.runId[i];
-        // A batch holds runs in stretches: the run's state is looked up when the run changes, not per event.
-        if (i === 0 || runId !== batch.runId[i - 1]) {
-          if (!formats.has(runId)) formats.set(runId, batch.format[i]);
-          if (duplicates === undefined) {
-            runIds = seen.get(runId);
-            if (runIds === undefined) seen.set(runId, (runIds = new Set()));
-          }
-        }
-        if (duplicates !== undefined) {
-          if (duplicates[nextDuplicate] === i) {
-            nextDuplicate++;
-            counts.eventsDuplicate++;
-          } else {
-            rows.push(i);
-          }
-          continue;
-        }
-        const eventId = batch.eventId[i];
-        if (runIds!.has(eventId)) {
-          counts.eventsDuplicate++;
-          continue;
-        }
-        runIds!.add(eventId);
-        rows.push(i);
-      }
-      while (next < others.length) takeOther(others[next++].item);
-
+      counts.eventsDuplicate += duplicates;
       // Sorted, so that concurrent writers lock runs in one order (no deadlocks on PostgreSQL).
       const resync = new Set<string>();
       /** Runs this transaction created: none of their events is stored yet. */
