@@ -1,7 +1,11 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ingestLines, loopLines } from "./testing/decision-runs";
 import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/test-databases";
 import { openSqlDb } from "./sql";
-import { applyMigrations } from "./migrate";
+import { applyMigrations, migrationsDir } from "./migrate";
 
 const kinds = await testDatabaseKinds();
 
@@ -36,5 +40,60 @@ describe.each(kinds)("migrations on %s", (kind) => {
     } finally {
       await Promise.all(others.map((db) => db.close()));
     }
+  });
+});
+
+describe("a SQLite migration that rebuilds a table", () => {
+  let t: TestDatabase;
+  let dir: string;
+  beforeEach(async () => {
+    t = await createTestDb("sqlite");
+    dir = mkdtempSync(join(tmpdir(), "loopscope-migrations-"));
+    cpSync(migrationsDir("sqlite"), dir, { recursive: true });
+    await ingestLines(t.db, loopLines("rebuilt-run", { rounds: 4 }));
+  });
+  afterEach(async () => {
+    await t.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Adds a migration after the committed ones. */
+  function addMigration(name: string, sql: string): void {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, "migration.sql"), sql);
+  }
+
+  const countEvents = async () => Number((await t.db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Event" WHERE "runId" = 'rebuilt-run'`))!.n);
+
+  it("keeps the rows that reference it (the DROP of the old table cascades nothing)", async () => {
+    const events = await countEvents();
+    expect(events).toBe(21);
+    // What `prisma migrate dev` writes to change a column of Run: a new table, the rows copied, the old one dropped.
+    const { sql: create } = (await t.db.get<{ sql: string }>(`SELECT "sql" FROM sqlite_master WHERE "name" = 'Run'`))!;
+    addMigration("29990101000000_rebuild_run", [
+      "PRAGMA defer_foreign_keys=ON;",
+      "PRAGMA foreign_keys=OFF;",
+      `${create.replace(/^CREATE TABLE "Run"/, 'CREATE TABLE "new_Run"')};`,
+      `INSERT INTO "new_Run" SELECT * FROM "Run";`,
+      `DROP TABLE "Run";`,
+      `ALTER TABLE "new_Run" RENAME TO "Run";`,
+      "PRAGMA foreign_keys=ON;",
+      "PRAGMA defer_foreign_keys=OFF;",
+    ].join("\n"));
+    expect((await applyMigrations(t.db, dir)).applied).toEqual(["29990101000000_rebuild_run"]);
+    expect(await countEvents()).toBe(events);
+    expect(await t.db.all(`PRAGMA foreign_key_check`)).toEqual([]);
+    // Foreign keys are on again for everything after it: deleting the run takes its events.
+    await t.db.run(`DELETE FROM "Run" WHERE "id" = 'rebuilt-run'`);
+    expect(await countEvents()).toBe(0);
+  });
+
+  it("is rolled back, naming it, when it leaves references that point nowhere", async () => {
+    addMigration("29990101000001_orphan_events", `DELETE FROM "Run" WHERE "id" = 'rebuilt-run';`);
+    await expect(applyMigrations(t.db, dir)).rejects.toThrow(
+      /^migration 29990101000001_orphan_events failed: the schema change leaves \d+ row\(s\) whose foreign key points nowhere \(first: "\w+" row \d+ → "Run"\); rolled back$/,
+    );
+    expect(await countEvents()).toBe(21);
+    expect(await t.db.get(`SELECT "name" FROM "_loopscope_migrations" WHERE "name" = '29990101000001_orphan_events'`)).toBeUndefined();
   });
 });

@@ -42,15 +42,21 @@ export async function applyMigrations(db: SqlDb, dir = migrationsDir(db.kind)): 
   for (const name of names) {
     if (done.has(name)) continue;
     const sql = readFileSync(/* turbopackIgnore: true */ join(dir, name, "migration.sql"), "utf8");
-    await db.transaction(async (tx) => {
-      await lockMigrations(tx);
-      // Another process may have migrated meanwhile (two servers starting at once).
-      const seen = await tx.get(`SELECT "name" FROM "_loopscope_migrations" WHERE "name" = ?`, [name]);
-      if (seen) return;
-      await tx.exec(sql);
-      await tx.run(`INSERT INTO "_loopscope_migrations" ("name", "appliedAt") VALUES (?, ?)`, [name, Date.now()]);
-      applied.push(name);
-    });
+    // On SQLite, with foreign keys off for its duration: see `schemaTransaction`.
+    const migrate = db.schemaTransaction ? db.schemaTransaction.bind(db) : db.transaction.bind(db);
+    try {
+      await migrate(async (tx) => {
+        await lockMigrations(tx);
+        // Another process may have migrated meanwhile (two servers starting at once).
+        const seen = await tx.get(`SELECT "name" FROM "_loopscope_migrations" WHERE "name" = ?`, [name]);
+        if (seen) return;
+        await tx.exec(sql);
+        await tx.run(`INSERT INTO "_loopscope_migrations" ("name", "appliedAt") VALUES (?, ?)`, [name, Date.now()]);
+        applied.push(name);
+      });
+    } catch (error) {
+      throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
   return { applied, alreadyApplied: names.length - applied.length };
 }

@@ -30,6 +30,17 @@ export interface SqlDb {
    */
   insideTransaction?(): boolean;
   /**
+   * SQLite only: `transaction` for a schema change, with foreign keys off
+   * while it runs, as SQLite's procedure for changing a table asks: a
+   * migration that rebuilds a table (create the new one, copy, drop the old,
+   * rename) would otherwise cascade the DROP to every row that references the
+   * table (a rebuilt `Run` would take every event with it), and the
+   * `PRAGMA foreign_keys=OFF` in the migration's own text is a no-op inside a
+   * transaction. Before COMMIT, `foreign_key_check` must find no dangling
+   * reference, else it rolls back.
+   */
+  schemaTransaction?<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T>;
+  /**
    * PostgreSQL only: calls `onMessage` with each NOTIFY payload on `channel`,
    * from any process on the database, over a dedicated connection that is
    * re-opened when it drops. Undefined on SQLite (one process writes).
@@ -105,6 +116,23 @@ function openSqlite(file: string): SqlDb {
     return next;
   };
   const write = (sql: string, params: SqlValue[]) => prepare(sql).run(...params).changes;
+  /** `fn` in a transaction of its own, with its token; `beforeCommit` may throw to roll it back. Call in turn. */
+  const runTransaction = async <T>(fn: (tx: SqlDb) => Promise<T>, beforeCommit?: () => void): Promise<T> => {
+    db.exec("BEGIN IMMEDIATE");
+    const token = {};
+    open = token;
+    try {
+      const result = await owner.run(token, () => fn(api));
+      beforeCommit?.();
+      db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw error;
+    } finally {
+      open = null;
+    }
+  };
   const api: SqlDb = {
     kind: "sqlite",
     async all<T>(sql: string, params: SqlValue[] = []) {
@@ -137,19 +165,26 @@ function openSqlite(file: string): SqlDb {
     },
     transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
       if (api.insideTransaction!()) return fn(api);
+      return inTurn(() => runTransaction(fn));
+    },
+    schemaTransaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
+      if (api.insideTransaction!()) throw new Error("a schema change cannot join a transaction under way");
       return inTurn(async () => {
-        db.exec("BEGIN IMMEDIATE");
-        const token = {};
-        open = token;
+        // A no-op inside a transaction: off before BEGIN, on again after COMMIT or ROLLBACK, in the same turn.
+        db.pragma("foreign_keys = OFF");
         try {
-          const result = await owner.run(token, () => fn(api));
-          db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec("ROLLBACK");
-          throw error;
+          return await runTransaction(fn, () => {
+            const broken = db.pragma("foreign_key_check") as { table: string; rowid: number | null; parent: string }[];
+            if (broken.length > 0) {
+              const first = broken[0];
+              throw new Error(
+                `the schema change leaves ${broken.length} row(s) whose foreign key points nowhere ` +
+                  `(first: "${first.table}" row ${first.rowid ?? "?"} → "${first.parent}"); rolled back`,
+              );
+            }
+          });
         } finally {
-          open = null;
+          db.pragma("foreign_keys = ON");
         }
       });
     },
