@@ -97,17 +97,21 @@ function recordUndo(state: RunState, event: LoopEvent, node: NodeRecord | null, 
   const limit = state.config.edit_undo;
   if (limit <= 0) return;
   const files = Array.isArray(event.files) ? event.files.filter((f): f is string => typeof f === "string") : [];
-  const change = typeof event.patch === "string" ? readChangeKeys(event.patch) : null;
+  const patch = typeof event.patch === "string" ? event.patch : null;
   let undone: string[] = [];
   if (event.reverts === true) {
     undone = files.length > 0 ? files : [...state.editedFiles];
-  } else if (change !== null) {
-    const file = state.inverseChanges.get(change.forward);
+  } else if (patch !== null && state.inverseChanges.size > 0) {
+    const forward = readChangeKey(patch, false);
+    const file = forward === null ? undefined : state.inverseChanges.get(forward);
     if (file !== undefined) undone = [file];
   }
   if (undone.length === 0) {
     for (const file of files) state.editedFiles.add(file);
-    if (change !== null && files.length === 1) state.inverseChanges.set(change.inverse, files[0]);
+    if (patch !== null && files.length === 1) {
+      const inverse = readChangeKey(patch, true);
+      if (inverse !== null) state.inverseChanges.set(inverse, files[0]);
+    }
     return;
   }
   let most = 0;
@@ -125,23 +129,43 @@ function recordUndo(state: RunState, event: LoopEvent, node: NodeRecord | null, 
   finding.evidence.files = counted.filter((file) => (state.undoneFiles.get(file) ?? 0) >= limit);
 }
 
-/** Keys of a patch's change (its added and removed lines, context and headers left out) and of its inverse. */
-function readChangeKeys(patch: string): { forward: string; inverse: string } | null {
-  const forward: string[] = [];
-  const inverse: string[] = [];
-  for (const line of patch.split("\n")) {
-    if (line.startsWith("+++") || line.startsWith("---")) continue;
-    const body = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (body.startsWith("+")) {
-      forward.push(body);
-      inverse.push(`-${body.slice(1)}`);
-    } else if (body.startsWith("-")) {
-      forward.push(body);
-      inverse.push(`+${body.slice(1)}`);
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const CR = 0x0d;
+/**
+ * Change keys up to this length are the change's text itself; longer ones
+ * its SHA-256. A key is only ever compared inside the detector, so short
+ * changes (most edits) skip the hash, and a run's map of keys stays small.
+ */
+const MAX_TEXT_KEY = 256;
+
+/**
+ * The key of a patch's change (its added and removed lines, `\n`-joined,
+ * without their line ending's CR; context and `+++`/`---` headers left out),
+ * or of its inverse (signs swapped); `null` when it changes no line. Equal
+ * keys mean equal changes: a text key always starts with `+` or `-`, a
+ * hashed one with `#`.
+ */
+function readChangeKey(patch: string, inverse: boolean): string | null {
+  let key = "";
+  for (let start = 0; start < patch.length; ) {
+    let end = patch.indexOf("\n", start);
+    if (end === -1) end = patch.length;
+    const sign = patch.charCodeAt(start);
+    if ((sign === PLUS || sign === MINUS) && !isPatchHeader(patch, start, sign)) {
+      const stop = end > start + 1 && patch.charCodeAt(end - 1) === CR ? end - 1 : end;
+      const flipped = inverse ? sign === MINUS : sign === PLUS;
+      key += (key === "" ? "" : "\n") + (flipped ? "+" : "-") + patch.slice(start + 1, stop);
     }
+    start = end + 1;
   }
-  if (forward.length === 0) return null;
-  return { forward: sha256Hex(forward.join("\n")), inverse: sha256Hex(inverse.join("\n")) };
+  if (key === "") return null;
+  return key.length <= MAX_TEXT_KEY ? key : "#" + sha256Hex(key);
+}
+
+/** Whether the line at `start` begins with `+++` or `---` (a file header, not a changed line). */
+function isPatchHeader(patch: string, start: number, sign: number): boolean {
+  return patch.charCodeAt(start + 1) === sign && patch.charCodeAt(start + 2) === sign;
 }
 
 /**
