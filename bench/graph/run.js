@@ -59,6 +59,8 @@ async function waitForHealth(url, ms) {
 }
 
 let server = null;
+// A failure before the visits (no Chromium, a sign-in that never completes) must not leave the server on the port.
+process.on("exit", () => server?.kill("SIGTERM"));
 let databaseUrl = process.env.DATABASE_URL ?? null;
 if (!base) {
   base = `http://127.0.0.1:${port}`;
