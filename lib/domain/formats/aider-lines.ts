@@ -47,9 +47,19 @@ export const SEARCH_MARKER = /^<{5,9} SEARCH>?\s*$/;
 export const DIVIDER_MARKER = /^={5,9}\s*$/;
 export const REPLACE_MARKER = /^>{5,9} REPLACE\s*$/;
 
-/** True when some user line of the document ends with Aider's markdown line break. */
-export function hasLineBreakMarks(lines: readonly SourceLine[]): boolean {
-  return lines.some((l) => isUserLine(l.text) && l.text.endsWith("  "));
+/** A user line that ends with Aider's markdown line break: a document with one kept its trailing spaces. */
+export function isMarkedUserLine(text: string): boolean {
+  return isUserLine(text) && text.endsWith("  ");
+}
+
+/**
+ * `text.trim() === ""` without copying the line: most lines start with a
+ * printable ASCII character, which settles it at once.
+ */
+export function isBlank(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (c > 32 && c < 127) return false;
+  return !NOT_SPACE.test(text);
 }
 
 // Each pattern below is tried only on lines that start as it must: a regular expression call per line costs
@@ -93,34 +103,35 @@ interface ReplyState {
 }
 
 /**
- * Groups the lines of one session (header excluded) into blocks, in order.
+ * Groups the lines of one session (header excluded; `lines[from]` to before
+ * `lines[to]`) into blocks, in order.
  * Consecutive `####` lines are one user message; `>` lines (and the
  * unprefixed lines Aider writes right after one, such as the second line of a
  * multi-line message) are console output; blank lines end a user message and
  * belong to a reply only inside it. No reply comes before the first user
  * message: text there continues the announcement above it.
  */
-export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: boolean): AiderBlock[] {
+export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: boolean, from = 0, to = lines.length): AiderBlock[] {
   const blocks: AiderBlock[] = [];
   const reply: ReplyState = { fence: null, inBlock: false };
   let previous: "user" | "tool" | "blank" | "assistant" = "blank";
   let seenUser = false;
-  for (const source of lines) {
+  let last: AiderBlock | undefined;
+  for (let at = from; at < to; at++) {
+    const source = lines[at];
     const text = source.text;
-    const last = blocks.at(-1);
-    const protectedReply = last?.kind === "assistant" && (reply.fence !== null || reply.inBlock);
-    const marked = lineBreakMarks && text.endsWith("  ");
-    if (isUserLine(text) && (marked || !lineBreakMarks)) {
+    const first = text.charCodeAt(0);
+    if (first === 35 && isUserLine(text) && (!lineBreakMarks || text.endsWith("  "))) {
       if (last?.kind === "user" && previous === "user") last.lines.push({ line: source.line, text: readUserText(text) });
-      else blocks.push({ kind: "user", line: source.line, lines: [{ line: source.line, text: readUserText(text) }] });
+      else blocks.push((last = { kind: "user", line: source.line, lines: [{ line: source.line, text: readUserText(text) }] }));
       previous = "user";
       seenUser = true;
-    } else if (isToolLine(text) && (!protectedReply || marked || TOKENS_LINE.test(text))) {
+    } else if (first === 62 && isToolLine(text) && (!isProtectedReply(last, reply) || (lineBreakMarks && text.endsWith("  ")) || TOKENS_LINE.test(text))) {
       const entry = { line: source.line, text: readToolText(text), raw: text };
       if (last?.kind === "tool") last.entries.push(entry);
-      else blocks.push({ kind: "tool", line: source.line, entries: [entry] });
+      else blocks.push((last = { kind: "tool", line: source.line, entries: [entry] }));
       previous = "tool";
-    } else if (!NOT_SPACE.test(text)) {
+    } else if (isBlank(text)) {
       if (last?.kind === "assistant") last.lines.push(source);
       previous = "blank";
     } else if (last?.kind === "tool" && (previous === "tool" || !seenUser)) {
@@ -133,7 +144,7 @@ export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: 
     } else {
       if (last?.kind === "assistant") last.lines.push(source);
       else {
-        blocks.push({ kind: "assistant", line: source.line, lines: [source] });
+        blocks.push((last = { kind: "assistant", line: source.line, lines: [source] }));
         reply.fence = null;
         reply.inBlock = false;
       }
@@ -143,6 +154,11 @@ export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: 
   }
   for (const block of blocks) if (block.kind === "assistant") trimTrailingBlanks(block.lines);
   return blocks;
+}
+
+/** Inside a reply's open fence or SEARCH/REPLACE block, where a `>` line may be the reply's own. */
+function isProtectedReply(last: AiderBlock | undefined, reply: ReplyState): boolean {
+  return last?.kind === "assistant" && (reply.fence !== null || reply.inBlock);
 }
 
 function trackReply(reply: ReplyState, text: string): void {
@@ -177,14 +193,14 @@ function readToolText(text: string): string {
 }
 
 function trimTrailingBlanks(lines: SourceLine[]): void {
-  while (lines.length > 0 && lines[lines.length - 1].text.trim() === "") lines.pop();
+  while (lines.length > 0 && isBlank(lines[lines.length - 1].text)) lines.pop();
 }
 
 /** The lines without the blank ones at either end. */
 export function trimBlankEnds(lines: readonly string[]): string[] {
   let start = 0;
   let end = lines.length;
-  while (start < end && lines[start].trim() === "") start++;
-  while (end > start && lines[end - 1].trim() === "") end--;
+  while (start < end && isBlank(lines[start])) start++;
+  while (end > start && isBlank(lines[end - 1])) end--;
   return lines.slice(start, end);
 }

@@ -102,28 +102,42 @@ export interface LintRun {
  */
 export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
   const runs: LintRun[] = [];
-  let current: { line: number; command: string; texts: string[]; raws: string[] } | undefined;
-  const close = () => {
-    if (current === undefined) return;
-    runs.push({ line: current.line, command: current.command, output: trimBlankEnds(current.texts).join("\n"), raw: trimBlankEnds(current.raws).join("\n") });
-    current = undefined;
-  };
-  for (const entry of entries) {
+  // Most console output holds no lint report: what comes before the first `## Running:` line belongs to none.
+  const first = entries.findIndex((entry) => entry.text.startsWith("## Running: "));
+  if (first === -1) return runs;
+  let current: OpenLintRun | undefined;
+  for (let at = first; at < entries.length; at++) {
+    const entry = entries[at];
     const running = entry.text.startsWith("## Running: ") ? LINT_RUNNING.exec(entry.text) : null;
     if (running !== null) {
-      close();
+      closeLintRun(runs, current);
       current = { line: entry.line, command: running[1].trim(), texts: [], raws: [entry.raw] };
       continue;
     }
     if (mayEndLintRun(entry.text) && (FIX_ERRORS_HEADING.test(entry.text) || LINT_QUESTION.test(entry.text) || AFTER_LINT.test(entry.text))) {
-      close();
+      closeLintRun(runs, current);
+      current = undefined;
       continue;
     }
     current?.texts.push(entry.text);
     current?.raws.push(entry.raw);
   }
-  close();
+  closeLintRun(runs, current);
   return runs;
+}
+
+/** A lint report being read: its `## Running:` line, and the lines after it so far. */
+interface OpenLintRun {
+  line: number;
+  command: string;
+  texts: string[];
+  raws: string[];
+}
+
+/** Adds the report being read, if any, to `runs`. */
+function closeLintRun(runs: LintRun[], current: OpenLintRun | undefined): void {
+  if (current === undefined) return;
+  runs.push({ line: current.line, command: current.command, output: trimBlankEnds(current.texts).join("\n"), raw: trimBlankEnds(current.raws).join("\n") });
 }
 
 /** The first characters the patterns that end a lint report start with: `# A F O C T Y`. */

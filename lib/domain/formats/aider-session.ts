@@ -165,23 +165,50 @@ class AiderSession {
 
   private readOutput(entries: ToolEntry[], afterUser: boolean): void {
     if (afterUser && this.command !== undefined) this.command.entries.push(...entries);
-    for (let at = 0; at < entries.length; at++) {
-      const entry = entries[at];
-      const text = entry.text;
-      const usage = readUsage(text);
-      // Each pattern is tried only on a line that starts as it must (most console lines are a linter's).
-      if (usage !== null) this.closeCall(entry, usage);
-      else if (text.startsWith("Applied edit to ") && APPLIED.test(text)) this.call?.applied.push(entry);
-      else if (text.startsWith("# ") && OTHERS_APPLIED.test(text) && this.call !== undefined) this.call.othersApplied = entry;
-      else if (text.startsWith("# ") && FAILED_BANNER.test(text)) at = this.readFailureReport(entries, at);
-      else if (text.startsWith("The LLM ") && NOT_CONFORMING.test(text)) at = this.readFormatError(entries, at);
-      else if (readCommit(text) !== null) this.emitCommit(entry);
-      else if (text.startsWith("Running ") && SHELL_RUNNING.test(text)) this.emitShell(entries, at);
-      else if (QUESTION_OR_END_STARTS.has(text.charCodeAt(0))) this.readQuestionOrEnd(entries, at, afterUser);
-    }
+    for (let at = 0; at < entries.length; at++) at = this.readOutputLine(entries, at, afterUser);
     for (const run of listLintRuns(entries)) {
       const args = { command: run.command };
       emitCommand(this.sink, { ...run, tool: "lint", args, ok: false, sourceType: "lint", verify: { command: run.command, failed: true } });
+    }
+  }
+
+  /**
+   * Reads the console line at `at`; returns the index of the last line it
+   * read. Each pattern is tried only on a line whose first character is the
+   * pattern's (most console lines are a linter's), in the order that settles
+   * a line two patterns could read.
+   */
+  private readOutputLine(entries: ToolEntry[], at: number, afterUser: boolean): number {
+    const entry = entries[at];
+    const text = entry.text;
+    switch (text.charCodeAt(0)) {
+      case 84: {
+        // `T`okens, `T`he LLM
+        const usage = readUsage(text);
+        if (usage !== null) this.closeCall(entry, usage);
+        else if (text.startsWith("The LLM ") && NOT_CONFORMING.test(text)) return this.readFormatError(entries, at);
+        return at;
+      }
+      case 35:
+        // `# The other N blocks were applied`, `# N blocks failed to match!`
+        if (!text.startsWith("# ")) return at;
+        if (OTHERS_APPLIED.test(text) && this.call !== undefined) this.call.othersApplied = entry;
+        else if (FAILED_BANNER.test(text)) return this.readFailureReport(entries, at);
+        return at;
+      case 65:
+        // `A`pplied edit, and the questions `readQuestionOrEnd` reads
+        if (text.startsWith("Applied edit to ") && APPLIED.test(text)) this.call?.applied.push(entry);
+        else this.readQuestionOrEnd(entries, at, afterUser);
+        return at;
+      case 67:
+        if (readCommit(text) !== null) this.emitCommit(entry);
+        return at;
+      case 82:
+        if (text.startsWith("Running ") && SHELL_RUNNING.test(text)) this.emitShell(entries, at);
+        return at;
+      default:
+        if (QUESTION_OR_END_STARTS.has(text.charCodeAt(0))) this.readQuestionOrEnd(entries, at, afterUser);
+        return at;
     }
   }
 

@@ -7,7 +7,7 @@ import type { ParseItem } from "./types";
 import type { DocumentSource } from "./document-format";
 import { MAX_ID_LENGTH } from "./protocol";
 import { parseIsoTimestamp } from "./timestamp";
-import { groupSessionLines, hasLineBreakMarks, type SourceLine } from "./aider-lines";
+import { groupSessionLines, isBlank, isMarkedUserLine, type SourceLine } from "./aider-lines";
 import { mapAiderSession } from "./aider-session";
 
 /**
@@ -48,11 +48,8 @@ const HEADING_OPENING = "# aider chat started at ";
  */
 export function parseAiderHistory(source: DocumentSource): ParseItem[] {
   const lines = splitSourceLines(source.text);
-  const lineBreakMarks = hasLineBreakMarks(lines);
-  // The literal start first: a regular expression call per line of the history costs more than the rest of the line's reading.
-  const headers = lines.filter((l) => l.text.startsWith(HEADING_OPENING) && AIDER_HEADING.test(l.text));
+  const { headers, firstText, lineBreakMarks } = scanDocument(lines);
   const items: ParseItem[] = [];
-  const firstText = lines.find((l) => l.text.trim() !== "");
   if (firstText !== undefined && (headers.length === 0 || firstText.line < headers[0].line)) {
     items.push({ kind: "error", line: firstText.line, message: 'text before the first session header "# aider chat started at <YYYY-MM-DD HH:MM:SS>" is not in a session' });
   }
@@ -67,13 +64,42 @@ export function parseAiderHistory(source: DocumentSource): ParseItem[] {
     const count = (seen.get(started) ?? 0) + 1;
     seen.set(started, count);
     const next = headers[index + 1];
-    const body = lines.slice(header.line, next === undefined ? lines.length : next.line - 1);
-    const blocks = groupSessionLines(body, lineBreakMarks);
+    // Line n sits at index n - 1: the session's body runs from after its header to before the next one.
+    const blocks = groupSessionLines(lines, lineBreakMarks, header.line, next === undefined ? lines.length : next.line - 1);
     items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, over: next !== undefined }));
   });
   return items;
 }
 
+/** What the whole document must be read for before any session is mapped. */
+interface DocumentScan {
+  /** The session header lines, in order. */
+  headers: SourceLine[];
+  /** The first line that is not blank. */
+  firstText: SourceLine | undefined;
+  /** See `hasLineBreakMarks`. */
+  lineBreakMarks: boolean;
+}
+
+/**
+ * The headers, the first text and whether Aider's line breaks were kept, in
+ * one pass: only a line that starts with `#` can be a header or a user line,
+ * and a regular expression call per line of the history costs more than the
+ * rest of the line's reading.
+ */
+function scanDocument(lines: readonly SourceLine[]): DocumentScan {
+  const headers: SourceLine[] = [];
+  let firstText: SourceLine | undefined;
+  let lineBreakMarks = false;
+  for (const line of lines) {
+    const text = line.text;
+    if (firstText === undefined && !isBlank(text)) firstText = line;
+    if (text.charCodeAt(0) !== 35) continue;
+    if (text.startsWith(HEADING_OPENING) && AIDER_HEADING.test(text)) headers.push(line);
+    else if (!lineBreakMarks && isMarkedUserLine(text)) lineBreakMarks = true;
+  }
+  return { headers, firstText, lineBreakMarks };
+}
 /** The run id of a session: the source's name, its start time and, from the second session started in that second, `#n`. */
 function formatRunId(sourceKey: string, started: string, count: number): string {
   const suffix = `:${started.replace(" ", "T")}${count > 1 ? `#${count}` : ""}`;
