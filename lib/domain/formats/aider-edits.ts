@@ -113,15 +113,24 @@ export function formatEditPatch(block: Pick<EditBlock, "path" | "search" | "repl
   while (head < search.length && head < replace.length && search[head] === replace[head]) head++;
   let tail = 0;
   while (tail < search.length - head && tail < replace.length - head && search[search.length - 1 - tail] === replace[replace.length - 1 - tail]) tail++;
-  const body = [
-    ...search.slice(0, head).map((l) => ` ${l}`),
-    ...search.slice(head, search.length - tail).map((l) => `-${l}`),
-    ...replace.slice(head, replace.length - tail).map((l) => `+${l}`),
-    ...search.slice(search.length - tail).map((l) => ` ${l}`),
-  ];
   const from = search.length === 0 ? "/dev/null" : block.path;
-  const range = (count: number) => `${count === 0 ? 0 : 1},${count}`;
-  return `--- ${from}\n+++ ${block.path}\n@@ -${range(search.length)} +${range(replace.length)} @@\n${body.map((l) => `${l}\n`).join("")}`;
+  let patch = `--- ${from}\n+++ ${block.path}\n@@ -${formatHunkRange(search.length)} +${formatHunkRange(replace.length)} @@\n`;
+  patch = appendPatchLines(patch, " ", search, 0, head);
+  patch = appendPatchLines(patch, "-", search, head, search.length - tail);
+  patch = appendPatchLines(patch, "+", replace, head, replace.length - tail);
+  return appendPatchLines(patch, " ", search, search.length - tail, search.length);
+}
+
+/** A hunk's side: it starts at line 1 unless it is empty. */
+function formatHunkRange(count: number): string {
+  return `${count === 0 ? 0 : 1},${count}`;
+}
+
+/** `patch` with `lines[from]` to before `lines[to]`, each prefixed with `mark` and ended with a line break. */
+function appendPatchLines(patch: string, mark: string, lines: readonly string[], from: number, to: number): string {
+  let out = patch;
+  for (let at = from; at < to; at++) out += `${mark}${lines[at]}\n`;
+  return out;
 }
 
 /** One block Aider reports as failed (`## SearchReplaceNoExactMatch: … in <path>`), with its quoted text. */
