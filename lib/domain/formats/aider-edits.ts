@@ -43,19 +43,22 @@ export function listEditBlocks(lines: readonly SourceLine[]): EditBlock[] {
     }
     const start = named?.at ?? at;
     if (path !== undefined) {
-      blocks.push({
-        line: lines[start].line,
-        path,
-        search: lines.slice(at + 1, divider).map((l) => l.text),
-        replace: lines.slice(divider + 1, end).map((l) => l.text),
-        raw: lines.slice(start, end + 1).map((l) => l.text).join("\n"),
-      });
+      const search = readTexts(lines, at + 1, divider);
+      const replace = readTexts(lines, divider + 1, end);
+      blocks.push({ line: lines[start].line, path, search, replace, raw: readTexts(lines, start, end + 1).join("\n") });
       currentPath = path;
     }
     at = end;
     floor = end + 1;
   }
   return blocks;
+}
+
+/** The texts of `lines[from]` to before `lines[to]`. */
+function readTexts(lines: readonly SourceLine[], from: number, to: number): string[] {
+  const texts: string[] = [];
+  for (let at = from; at < to; at++) texts.push(lines[at].text);
+  return texts;
 }
 
 const END_OF_REPLY = -1;

@@ -53,13 +53,17 @@ export function isMarkedUserLine(text: string): boolean {
 }
 
 /**
- * `text.trim() === ""` without copying the line: most lines start with a
- * printable ASCII character, which settles it at once.
+ * `text.trim() === ""` without copying the line. Blank lines are empty and
+ * indented ones start with ASCII spaces: only a line with a character past
+ * ASCII before its first other one needs the pattern (`\s` is what `trim()` removes).
  */
 export function isBlank(text: string): boolean {
-  const c = text.charCodeAt(0);
-  if (c > 32 && c < 127) return false;
-  return !NOT_SPACE.test(text);
+  for (let at = 0; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    return c < 128 ? false : !NOT_SPACE.test(text);
+  }
+  return true;
 }
 
 // Each pattern below is tried only on lines that start as it must: a regular expression call per line costs

@@ -200,9 +200,11 @@ class AiderSession {
         if (text.startsWith("Applied edit to ") && APPLIED.test(text)) this.call?.applied.push(entry);
         else this.readQuestionOrEnd(entries, at, afterUser);
         return at;
-      case 67:
-        if (readCommit(text) !== null) this.emitCommit(entry);
+      case 67: {
+        const commit = readCommit(text);
+        if (commit !== null) this.emitCommit(entry, commit.message);
         return at;
+      }
       case 82:
         if (text.startsWith("Running ") && SHELL_RUNNING.test(text)) this.emitShell(entries, at);
         return at;
@@ -255,10 +257,8 @@ class AiderSession {
     return end - 1;
   }
 
-  private emitCommit(entry: ToolEntry): void {
-    const commit = readCommit(entry.text);
-    if (commit === null) return;
-    emitCommand(this.sink, { line: entry.line, tool: "commit", args: { message: commit.message }, ok: true, output: entry.text, raw: entry.raw, sourceType: "commit" });
+  private emitCommit(entry: ToolEntry, message: string): void {
+    emitCommand(this.sink, { line: entry.line, tool: "commit", args: { message }, ok: true, output: entry.text, raw: entry.raw, sourceType: "commit" });
   }
 
   /** A shell command the model suggested and Aider ran (v0.6x+): its output is not in the history. */
