@@ -3,7 +3,7 @@
  * quotes back the ones that failed to match (`shared/real-traces/aider/FORMAT.md`),
  * and the unified diff text a block stands for.
  */
-import { DIVIDER_MARKER, REPLACE_MARKER, SEARCH_MARKER, isDividerMarker, isReplaceMarker, isSearchMarker, trimBlankEnds, type SourceLine } from "./aider-lines";
+import { DIVIDER_MARKER, REPLACE_MARKER, SEARCH_MARKER, isDividerMarker, isReplaceMarker, isSearchMarker, joinLines, trimBlankEnds, UNSLICED, type SourceLine, type SourceText } from "./aider-lines";
 
 /** One SEARCH/REPLACE block of a reply. */
 export interface EditBlock {
@@ -24,8 +24,9 @@ const FENCE_START = /^(`{3,}|~{3,})/;
  * previous block's file, as Aider reads them (`editblock_coder.find_filename`).
  * A block without a file, a divider or a closing marker is left out: Aider
  * rejects it as not conforming to the edit format, and says so in its output.
+ * `source`: the document the lines are from, when known (see `joinLines`).
  */
-export function listEditBlocks(lines: readonly SourceLine[]): EditBlock[] {
+export function listEditBlocks(lines: readonly SourceLine[], source: SourceText = UNSLICED): EditBlock[] {
   const blocks: EditBlock[] = [];
   let currentPath: string | undefined;
   let floor = 0;
@@ -45,7 +46,7 @@ export function listEditBlocks(lines: readonly SourceLine[]): EditBlock[] {
     if (path !== undefined) {
       const search = readTexts(lines, at + 1, divider);
       const replace = readTexts(lines, divider + 1, end);
-      blocks.push({ line: lines[start].line, path, search, replace, raw: readTexts(lines, start, end + 1).join("\n") });
+      blocks.push({ line: lines[start].line, path, search, replace, raw: joinLines(source, lines, start, end + 1) });
       currentPath = path;
     }
     at = end;

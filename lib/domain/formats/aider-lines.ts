@@ -21,6 +21,31 @@ export interface SourceLine {
   text: string;
 }
 
+/** The document as read: its text and, when each line is its text between two `\n`, where each line starts. */
+export interface SourceText {
+  text: string;
+  /** `starts[n - 1]` is the offset of line n; null when line endings were changed (`\r\n`). */
+  starts: Int32Array | null;
+}
+
+/**
+ * The texts of `lines` joined by `\n`. A reply is most of a history, and
+ * consecutive lines of the document joined are the document's own text
+ * between them: a slice of it, which copies nothing.
+ */
+export function joinLines(source: SourceText, lines: readonly SourceLine[], from = 0, to = lines.length): string {
+  if (source.starts === null || to <= from || lines[to - 1].line - lines[from].line !== to - 1 - from) {
+    let joined = "";
+    for (let at = from; at < to; at++) joined += at === from ? lines[at].text : `\n${lines[at].text}`;
+    return joined;
+  }
+  const last = lines[to - 1];
+  return source.text.slice(source.starts[lines[from].line - 1], source.starts[last.line - 1] + last.text.length);
+}
+
+/** A document whose line offsets are not known: `joinLines` joins. */
+export const UNSLICED: SourceText = { text: "", starts: null };
+
 /** One line of Aider's console output, with the unprefixed lines that continue it. */
 export interface ToolEntry {
   line: number;

@@ -6,7 +6,7 @@
 import type { ParseItem } from "./types";
 import { cutTitle } from "./claude-code-records";
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
-import type { AiderBlock, SourceLine, ToolEntry } from "./aider-lines";
+import { joinLines, type AiderBlock, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
 import { listEditBlocks, listFailedBlocks, type EditBlock, type FailedBlock } from "./aider-edits";
 import { emitCommand, emitEditOutcomes, emitFailedEdit, emitUserCommand, EventSink, SessionClock, type UserCommand } from "./aider-events";
 import {
@@ -30,6 +30,8 @@ export interface AiderSessionInput {
   /** The header's time in epoch ms. */
   startMs: number;
   blocks: AiderBlock[];
+  /** The whole document the lines were read from. */
+  source: SourceText;
   /** Another session follows in the file: this one is over, whatever it shows last. */
   over: boolean;
 }
@@ -299,7 +301,7 @@ class AiderSession {
     call.usage = usage;
     call.closedAt = entry?.line ?? call.lines.at(-1)?.line ?? call.line;
     const answer = removeThinking(call.lines);
-    call.edits = listEditBlocks(answer);
+    call.edits = listEditBlocks(answer, this.input.source);
     this.emitCall(call, entry, answer);
   }
 
@@ -313,7 +315,7 @@ class AiderSession {
   }
 
   private emitCall(call: Call, entry: ToolEntry | undefined, answerLines: SourceLine[]): void {
-    const answer = answerLines.map((l) => l.text).join("\n").trim();
+    const answer = joinLines(this.input.source, answerLines).trim();
     // The reply as written is most of the history: made only when something reads it (storing does, detecting does not).
     const lines = call.lines;
     const raw = () => [...lines.map((l) => l.text), ...(entry === undefined ? [] : [entry.raw])].join("\n");

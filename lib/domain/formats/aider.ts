@@ -7,7 +7,7 @@ import type { ParseItem } from "./types";
 import type { DocumentSource } from "./document-format";
 import { MAX_ID_LENGTH } from "./protocol";
 import { parseIsoTimestamp } from "./timestamp";
-import { groupSessionLines, isBlank, isMarkedUserLine, type SourceLine } from "./aider-lines";
+import { groupSessionLines, isBlank, isMarkedUserLine, type SourceLine, type SourceText } from "./aider-lines";
 import { mapAiderSession } from "./aider-session";
 
 /**
@@ -47,7 +47,7 @@ const HEADING_OPENING = "# aider chat started at ";
  * @example parseAiderHistory({ text: readFileSync(path, "utf8"), sourceKey: basename(path) })
  */
 export function parseAiderHistory(source: DocumentSource): ParseItem[] {
-  const lines = splitSourceLines(source.text);
+  const { lines, source: text } = splitSourceLines(source.text);
   const { headers, firstText, lineBreakMarks } = scanDocument(lines);
   const items: ParseItem[] = [];
   if (firstText !== undefined && (headers.length === 0 || firstText.line < headers[0].line)) {
@@ -66,7 +66,7 @@ export function parseAiderHistory(source: DocumentSource): ParseItem[] {
     const next = headers[index + 1];
     // Line n sits at index n - 1: the session's body runs from after its header to before the next one.
     const blocks = groupSessionLines(lines, lineBreakMarks, header.line, next === undefined ? lines.length : next.line - 1);
-    items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, over: next !== undefined }));
+    items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, source: text, over: next !== undefined }));
   });
   return items;
 }
@@ -100,6 +100,7 @@ function scanDocument(lines: readonly SourceLine[]): DocumentScan {
   }
   return { headers, firstText, lineBreakMarks };
 }
+
 /** The run id of a session: the source's name, its start time and, from the second session started in that second, `#n`. */
 function formatRunId(sourceKey: string, started: string, count: number): string {
   const suffix = `:${started.replace(" ", "T")}${count > 1 ? `#${count}` : ""}`;
@@ -107,14 +108,21 @@ function formatRunId(sourceKey: string, started: string, count: number): string 
   return `${key}${suffix}`;
 }
 
-/** The document's lines, numbered from 1, line endings (`\n`, `\r\n`) removed. */
-function splitSourceLines(text: string): SourceLine[] {
+/**
+ * The document's lines, numbered from 1, line endings (`\n`, `\r\n`) removed,
+ * and, when no `\r` was removed, where each starts in the text.
+ */
+function splitSourceLines(text: string): { lines: SourceLine[]; source: SourceText } {
   const parts = text.split("\n");
   const crlf = text.includes("\r");
   const lines: SourceLine[] = new Array(parts.length);
+  const starts = crlf ? null : new Int32Array(parts.length);
+  let start = 0;
   for (let i = 0; i < parts.length; i++) {
     const line = parts[i];
     lines[i] = { line: i + 1, text: crlf && line.endsWith("\r") ? line.slice(0, -1) : line };
+    if (starts !== null) starts[i] = start;
+    start += line.length + 1;
   }
-  return lines;
+  return { lines, source: { text, starts } };
 }
