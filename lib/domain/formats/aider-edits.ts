@@ -157,24 +157,35 @@ const FAILED_BLOCK = /^## (\w+): This SEARCH block failed to exactly match lines
  */
 export function listFailedBlocks(entries: readonly { line: number; text: string; raw: string }[]): FailedBlock[] {
   const failed: FailedBlock[] = [];
-  let current: { line: number; path: string; texts: string[]; raws: string[] } | undefined;
-  const close = () => {
-    if (current === undefined) return;
-    const { search, replace } = readQuotedBlock(current.texts);
-    const text = trimBlankEnds(current.texts).join("\n");
-    failed.push({ line: current.line, path: current.path, search, replace, text, raw: trimBlankEnds(current.raws).join("\n") });
-  };
+  let current: OpenFailedBlock | undefined;
   for (const entry of entries) {
-    const match = FAILED_BLOCK.exec(entry.text);
+    // Only a `## ` line can start a block's report.
+    const match = entry.text.startsWith("## ") ? FAILED_BLOCK.exec(entry.text) : null;
     if (match !== null) {
-      close();
+      closeFailedBlock(failed, current);
       current = { line: entry.line, path: match[2], texts: [], raws: [] };
     }
     current?.texts.push(entry.text);
     current?.raws.push(entry.raw);
   }
-  close();
+  closeFailedBlock(failed, current);
   return failed;
+}
+
+/** A failed block's report being read: its `## …` line, and the lines from there so far. */
+interface OpenFailedBlock {
+  line: number;
+  path: string;
+  texts: string[];
+  raws: string[];
+}
+
+/** Adds the report being read, if any, to `failed`. */
+function closeFailedBlock(failed: FailedBlock[], current: OpenFailedBlock | undefined): void {
+  if (current === undefined) return;
+  const { search, replace } = readQuotedBlock(current.texts);
+  const text = trimBlankEnds(current.texts).join("\n");
+  failed.push({ line: current.line, path: current.path, search, replace, text, raw: trimBlankEnds(current.raws).join("\n") });
 }
 
 function readQuotedBlock(texts: readonly string[]): { search: string[]; replace: string[] } {

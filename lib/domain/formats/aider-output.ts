@@ -103,8 +103,8 @@ export interface LintRun {
 export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
   const runs: LintRun[] = [];
   // Most console output holds no lint report: what comes before the first `## Running:` line belongs to none.
-  const first = entries.findIndex((entry) => entry.text.startsWith("## Running: "));
-  if (first === -1) return runs;
+  let first = 0;
+  while (first < entries.length && !entries[first].text.startsWith("## Running: ")) first++;
   let current: OpenLintRun | undefined;
   for (let at = first; at < entries.length; at++) {
     const entry = entries[at];
@@ -161,6 +161,7 @@ export interface SessionAnnouncement {
 const VERSION = /^Aider v(\S+)/;
 const MODEL = /^(?:Main model|Models|Model): (\S+)/;
 const COMMAND_LINE = /(?:^|\/)aider(?:\s|$)/;
+const FIRST_WORD = /^\S*/;
 
 /** Reads the version, model and command-line options from a session's first console lines. */
 export function readAnnouncement(entries: readonly ToolEntry[]): SessionAnnouncement {
@@ -169,7 +170,8 @@ export function readAnnouncement(entries: readonly ToolEntry[]): SessionAnnounce
     const text = entry.text;
     result.version ??= VERSION.exec(text)?.[1];
     result.model ??= MODEL.exec(text)?.[1];
-    if (!COMMAND_LINE.test(text.split(/\s/)[0] ?? "")) continue;
+    // The first word (`text.split(/\s/)[0]`) names the program.
+    if (!COMMAND_LINE.test(FIRST_WORD.exec(text)?.[0] ?? "")) continue;
     // The echo does not quote arguments: a value runs to the next option.
     result.testCommand ??= /\s--test-cmd\s+([^\n]+?)(?=\s--[a-z]|\n|$)/.exec(text)?.[1]?.trim();
     if (/\s(?:--message|-m|--msg|--message-file|-f)\s/.test(`${text} `)) result.oneShot = true;
