@@ -98,8 +98,13 @@ function isUserLine(text: string): boolean {
   return text.startsWith("####") && USER_LINE.test(text);
 }
 
+/** `TOOL_LINE.test(text)`: the pattern is tried only when the character after `>` is past ASCII. */
 function isToolLine(text: string): boolean {
-  return text.charCodeAt(0) === 62 && TOOL_LINE.test(text);
+  if (text.charCodeAt(0) !== 62) return false;
+  if (text.length === 1) return true;
+  const c = text.charCodeAt(1);
+  if (c === 32 || (c >= 9 && c <= 13)) return true;
+  return c >= 128 && TOOL_LINE.test(text);
 }
 
 /** `SEARCH_MARKER.test(text)`, tried only on a line that starts with `<`. */
@@ -216,9 +221,9 @@ function readUserText(text: string): string {
  * rest (the indentation of a quoted SEARCH block) kept.
  */
 function readToolText(text: string): string {
-  // `text.replace(/^> ?/, "")` for a line that starts with `>` (only console lines come here).
-  const body = text.slice(text.charCodeAt(1) === 32 ? 2 : 1);
-  return body.endsWith("  ") ? body.slice(0, -2) : body.trimEnd();
+  // `text.replace(/^> ?/, "")` for a line that starts with `>` (only console lines come here), cut once.
+  const start = text.charCodeAt(1) === 32 ? 2 : 1;
+  return text.length - start >= 2 && text.endsWith("  ") ? text.slice(start, -2) : text.slice(start).trimEnd();
 }
 
 function trimTrailingBlanks(lines: SourceLine[]): void {
