@@ -74,6 +74,19 @@ const PROMPT_COMMANDS = new Set(["ask", "code", "architect", "context"]);
 const EXIT_COMMANDS = new Set(["exit", "quit"]);
 const TRACKED_COMMANDS = new Set(["run", "test", "lint", "undo"]);
 
+/** The first characters of the lines `REPORT_END` matches: `O`nly, `T`okens, `C`ommit, `A`pplied. */
+const REPORT_END_STARTS = new Set([79, 84, 67, 65]);
+
+/** `REPORT_END.test(text)`, tried only on a line whose first character fits (a report quotes whole blocks of code). */
+function endsReport(text: string): boolean {
+  return REPORT_END_STARTS.has(text.charCodeAt(0)) && REPORT_END.test(text);
+}
+
+/** A line after a failed block's report: `# The other N blocks were applied`, or what ends any report. */
+function endsFailureReport(text: string): boolean {
+  return (text.startsWith("# ") && OTHERS_APPLIED.test(text)) || endsReport(text);
+}
+
 /** Maps one session; never throws. Events come out in time order, `run.started` first. */
 export function mapAiderSession(input: AiderSessionInput): ParseItem[] {
   return new AiderSession(input).map();
@@ -236,7 +249,7 @@ class AiderSession {
   /** The blocks Aider reports as failed; returns the index of the report's last entry. */
   private readFailureReport(entries: ToolEntry[], at: number): number {
     let end = at + 1;
-    while (end < entries.length && !OTHERS_APPLIED.test(entries[end].text) && !REPORT_END.test(entries[end].text)) end++;
+    while (end < entries.length && !endsFailureReport(entries[end].text)) end++;
     const failed = listFailedBlocks(entries.slice(at + 1, end));
     if (this.call !== undefined) this.call.failed.push(...failed);
     else for (const report of failed) emitFailedEdit(this.sink, report, undefined);
@@ -249,7 +262,7 @@ class AiderSession {
     let end = at + 1;
     while (end < entries.length && /^https?:\/\//.test(entries[end].text)) end++;
     if (end < entries.length && FAILED_BANNER.test(entries[end].text)) return end - 1;
-    while (end < entries.length && !REPORT_END.test(entries[end].text)) end++;
+    while (end < entries.length && !endsReport(entries[end].text)) end++;
     const report = entries.slice(at, end);
     const text = report.map((e) => e.text).join("\n");
     const failure = { line: entries[at].line, path: "", search: [], replace: [], text, raw: report.map((e) => e.raw).join("\n") };
