@@ -331,7 +331,11 @@ class AiderSession {
     const answer = joinLines(this.input.source, answerLines).trim();
     // The reply as written is most of the history: made only when something reads it (storing does, detecting does not).
     const lines = call.lines;
-    const raw = () => [...lines.map((l) => l.text), ...(entry === undefined ? [] : [entry.raw])].join("\n");
+    const source = this.input.source;
+    const raw = () => {
+      const reply = joinLines(source, lines);
+      return entry === undefined ? reply : lines.length === 0 ? entry.raw : `${reply}\n${entry.raw}`;
+    };
     const fields = {
       type: "node.completed",
       node: MAIN_NODE,

@@ -47,7 +47,7 @@ const HEADING_OPENING = "# aider chat started at ";
  * @example parseAiderHistory({ text: readFileSync(path, "utf8"), sourceKey: basename(path) })
  */
 export function parseAiderHistory(source: DocumentSource): ParseItem[] {
-  const { lines, source: text } = splitSourceLines(source.text);
+  const { lines, document } = splitSourceLines(source.text);
   const { headers, firstText, lineBreakMarks } = scanDocument(lines);
   const items: ParseItem[] = [];
   if (firstText !== undefined && (headers.length === 0 || firstText.line < headers[0].line)) {
@@ -66,7 +66,7 @@ export function parseAiderHistory(source: DocumentSource): ParseItem[] {
     const next = headers[index + 1];
     // Line n sits at index n - 1: the session's body runs from after its header to before the next one.
     const blocks = groupSessionLines(lines, lineBreakMarks, header.line, next === undefined ? lines.length : next.line - 1);
-    items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, source: text, over: next !== undefined }));
+    items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, source: document, over: next !== undefined }));
   });
   return items;
 }
@@ -77,7 +77,7 @@ interface DocumentScan {
   headers: SourceLine[];
   /** The first line that is not blank. */
   firstText: SourceLine | undefined;
-  /** See `hasLineBreakMarks`. */
+  /** Some user line ends with Aider's markdown line break: the file kept its trailing spaces (see `groupSessionLines`). */
   lineBreakMarks: boolean;
 }
 
@@ -112,7 +112,7 @@ function formatRunId(sourceKey: string, started: string, count: number): string 
  * The document's lines, numbered from 1, line endings (`\n`, `\r\n`) removed,
  * and, when no `\r` was removed, where each starts in the text.
  */
-function splitSourceLines(text: string): { lines: SourceLine[]; source: SourceText } {
+function splitSourceLines(text: string): { lines: SourceLine[]; document: SourceText } {
   const parts = text.split("\n");
   const crlf = text.includes("\r");
   const lines: SourceLine[] = new Array(parts.length);
@@ -124,5 +124,5 @@ function splitSourceLines(text: string): { lines: SourceLine[]; source: SourceTe
     if (starts !== null) starts[i] = start;
     start += line.length + 1;
   }
-  return { lines, source: { text, starts } };
+  return { lines, document: { text, starts } };
 }
