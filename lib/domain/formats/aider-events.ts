@@ -136,17 +136,21 @@ export function emitFailedEdit(sink: EventSink, failed: FailedBlock, block: Edit
   sink.emitBuilt(failed.line, event, { line: failed.line, raw: failed.raw, sourceType: "edit-failure" });
 }
 
-/** One command run (a lint, a test, a `/run`, an auto-commit, an `/undo`) as a `tool.called`. */
+/**
+ * One command run (a lint, a test, a `/run`, an auto-commit, an `/undo`) as a
+ * `tool.called`. Every caller writes all its fields, in this order: objects of
+ * one shape keep `emitCommand`'s reads of them fast.
+ */
 export interface CommandCall {
   line: number;
   tool: string;
   args: Record<string, unknown>;
-  ok?: boolean;
+  ok: boolean | undefined;
   output: string;
   raw: string;
   sourceType: string;
   /** A verification: `failed` from what the history shows; undefined lets the test-output parser decide. */
-  verify?: { command: string; failed?: boolean };
+  verify: { command: string; failed?: boolean } | undefined;
 }
 
 /** A command's `tool.called` (`<offset>:<tool>`) and, for a verification, its `verify.result` (`…:verify`). */
@@ -219,18 +223,26 @@ export interface UserCommand {
  */
 export function emitUserCommand(sink: EventSink, command: UserCommand, replyFollows: boolean): void {
   const output = command.entries.map((e) => e.text).join("\n");
-  const base = { line: command.line, tool: command.name, args: { command: command.typed }, output, raw: command.raw, sourceType: "command" };
-  if (command.name === "undo") emitCommand(sink, { ...base, ok: /^Removed: /m.test(output) });
-  else if (command.name === "test") {
-    // Aider hands a test's output to the model only when it exits non-zero; a passing run prints nothing.
-    const failed = command.outputAdded || replyFollows || command.entries.some((e) => TEST_QUESTION.test(e.text));
-    emitCommand(sink, { ...base, ok: !failed, verify: { command: command.args || command.typed, failed } });
-  } else if (command.name === "lint") {
-    if (listLintRuns(command.entries).length === 0) emitCommand(sink, { ...base, ok: true, verify: { command: `/lint ${command.args}`.trim(), failed: false } });
-  } else {
-    // /run: no exit status; a verification only when its quoted output is a test runner's.
-    const verify = isVerifyCommand(command.args) && parseTestOutput(output) !== null ? { command: command.args } : undefined;
-    emitCommand(sink, { ...base, verify });
-  }
+  const outcome = readUserCommandOutcome(command, output, replyFollows);
+  if (outcome === null) return;
+  const args = { command: command.typed };
+  emitCommand(sink, { line: command.line, tool: command.name, args, ok: outcome.ok, output, raw: command.raw, sourceType: "command", verify: outcome.verify });
 }
 
+/**
+ * Whether a user command worked and what it verified, as far as the history
+ * shows; null for a `/lint` that found errors (its lint runs are the calls).
+ */
+function readUserCommandOutcome(command: UserCommand, output: string, replyFollows: boolean): Pick<CommandCall, "ok" | "verify"> | null {
+  if (command.name === "undo") return { ok: /^Removed: /m.test(output), verify: undefined };
+  if (command.name === "test") {
+    // Aider hands a test's output to the model only when it exits non-zero; a passing run prints nothing.
+    const failed = command.outputAdded || replyFollows || command.entries.some((e) => TEST_QUESTION.test(e.text));
+    return { ok: !failed, verify: { command: command.args || command.typed, failed } };
+  }
+  if (command.name === "lint") {
+    return listLintRuns(command.entries).length === 0 ? { ok: true, verify: { command: `/lint ${command.args}`.trim(), failed: false } } : null;
+  }
+  // /run: no exit status; a verification only when its quoted output is a test runner's.
+  return { ok: undefined, verify: isVerifyCommand(command.args) && parseTestOutput(output) !== null ? { command: command.args } : undefined };
+}

@@ -174,16 +174,15 @@ class AiderSession {
       return;
     }
     this.finishCall();
-    this.call = { line: lines[0].line, lines: [...lines], turn: this.turn, reflection: this.reflection, edits: [], applied: [], failed: [] };
-    this.reflection = undefined;
+    this.call = this.openCall(lines[0].line, [...lines]);
   }
 
   private readOutput(entries: ToolEntry[], afterUser: boolean): void {
     if (afterUser && this.command !== undefined) this.command.entries.push(...entries);
     for (let at = 0; at < entries.length; at++) at = this.readOutputLine(entries, at, afterUser);
     for (const run of listLintRuns(entries)) {
-      const args = { command: run.command };
-      emitCommand(this.sink, { ...run, tool: "lint", args, ok: false, sourceType: "lint", verify: { command: run.command, failed: true } });
+      const verify = { command: run.command, failed: true };
+      emitCommand(this.sink, { line: run.line, tool: "lint", args: { command: run.command }, ok: false, output: run.output, raw: run.raw, sourceType: "lint", verify });
     }
   }
 
@@ -273,7 +272,7 @@ class AiderSession {
   }
 
   private emitCommit(entry: ToolEntry, message: string): void {
-    emitCommand(this.sink, { line: entry.line, tool: "commit", args: { message }, ok: true, output: entry.text, raw: entry.raw, sourceType: "commit" });
+    emitCommand(this.sink, { line: entry.line, tool: "commit", args: { message }, ok: true, output: entry.text, raw: entry.raw, sourceType: "commit", verify: undefined });
   }
 
   /** A shell command the model suggested and Aider ran (v0.6x+): its output is not in the history. */
@@ -282,7 +281,7 @@ class AiderSession {
     let end = at + 1;
     while (end < entries.length && /^(?:Add command output|Added \d+ lines? of output)/.test(entries[end].text)) end++;
     const output = entries.slice(at + 1, end).map((e) => e.text).join("\n");
-    emitCommand(this.sink, { line: entries[at].line, tool: "shell", args: { command }, output, raw: entries[at].raw, sourceType: "command" });
+    emitCommand(this.sink, { line: entries[at].line, tool: "shell", args: { command }, ok: undefined, output, raw: entries[at].raw, sourceType: "command", verify: undefined });
   }
 
   /** `--auto-test` after an edit: Aider asks to fix test errors only when the tests failed. */
@@ -307,8 +306,7 @@ class AiderSession {
       if (entry === undefined) return;
       this.finishCall();
       // A Tokens line without a reply: the model answered nothing.
-      call = { line: entry.line, lines: [], turn: this.turn, reflection: this.reflection, edits: [], applied: [], failed: [] };
-      this.reflection = undefined;
+      call = this.openCall(entry.line, []);
       this.call = call;
     }
     call.usage = usage;
@@ -316,6 +314,17 @@ class AiderSession {
     const answer = removeThinking(call.lines);
     call.edits = listEditBlocks(answer, this.input.source);
     this.emitCall(call, entry, answer);
+  }
+
+  /**
+   * A model call starting at `line`, answering the turn and reflection now
+   * open (the reflection is used up). Every field is written here, so that all
+   * calls share one shape whatever is filled in later.
+   */
+  private openCall(line: number, lines: SourceLine[]): Call {
+    const call: Call = { line, lines, turn: this.turn, reflection: this.reflection, usage: undefined, closedAt: undefined, edits: [], applied: [], othersApplied: undefined, failed: [] };
+    this.reflection = undefined;
+    return call;
   }
 
   /** Settles the edits of the last call before another call or turn starts (an open reply is interrupted). */
