@@ -3,7 +3,7 @@
  * quotes back the ones that failed to match (`shared/real-traces/aider/FORMAT.md`),
  * and the unified diff text a block stands for.
  */
-import { DIVIDER_MARKER, REPLACE_MARKER, SEARCH_MARKER, isDividerMarker, isReplaceMarker, isSearchMarker, joinLines, trimBlankEnds, UNSLICED, type SourceLine, type SourceText } from "./aider-lines";
+import { isDividerMarker, isReplaceMarker, isSearchMarker, joinLines, trimBlankEnds, UNSLICED, type SourceLine, type SourceText } from "./aider-lines";
 
 /** One SEARCH/REPLACE block of a reply. */
 export interface EditBlock {
@@ -12,6 +12,9 @@ export interface EditBlock {
   path: string;
   search: string[];
   replace: string[];
+  /** `search` and `replace` joined by `\n`: the texts an edit's args hold. */
+  searchText: string;
+  replaceText: string;
   /** The block as written, from its file-name line to its `>>>>>>> REPLACE` marker. */
   raw: string;
 }
@@ -46,7 +49,9 @@ export function listEditBlocks(lines: readonly SourceLine[], source: SourceText 
     if (path !== undefined) {
       const search = readTexts(lines, at + 1, divider);
       const replace = readTexts(lines, divider + 1, end);
-      blocks.push({ line: lines[start].line, path, search, replace, raw: joinLines(source, lines, start, end + 1) });
+      const searchText = joinLines(source, lines, at + 1, divider);
+      const replaceText = joinLines(source, lines, divider + 1, end);
+      blocks.push({ line: lines[start].line, path, search, replace, searchText, replaceText, raw: joinLines(source, lines, start, end + 1) });
       currentPath = path;
     }
     at = end;
@@ -189,15 +194,15 @@ function closeFailedBlock(failed: FailedBlock[], current: OpenFailedBlock | unde
 }
 
 function readQuotedBlock(texts: readonly string[]): { search: string[]; replace: string[] } {
-  const start = texts.findIndex((t) => SEARCH_MARKER.test(t));
-  const divider = start === -1 ? -1 : texts.findIndex((t, i) => i > start && DIVIDER_MARKER.test(t));
-  const end = divider === -1 ? -1 : texts.findIndex((t, i) => i > divider && REPLACE_MARKER.test(t));
+  const start = texts.findIndex(isSearchMarker);
+  const divider = start === -1 ? -1 : texts.findIndex((t, i) => i > start && isDividerMarker(t));
+  const end = divider === -1 ? -1 : texts.findIndex((t, i) => i > divider && isReplaceMarker(t));
   if (end === -1) return { search: [], replace: [] };
   return { search: texts.slice(start + 1, divider), replace: texts.slice(divider + 1, end) };
 }
 
 /** True when a reported failure is this block: same file, same SEARCH text (trailing spaces aside). */
-export function isSameBlock(block: EditBlock, failed: FailedBlock): boolean {
+export function isSameBlock(block: Pick<EditBlock, "path" | "search">, failed: Pick<FailedBlock, "path" | "search">): boolean {
   if (!isSamePath(block.path, failed.path)) return false;
   const a = block.search.map((l) => l.trimEnd());
   const b = failed.search.map((l) => l.trimEnd());

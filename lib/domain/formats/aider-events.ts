@@ -99,7 +99,7 @@ export class EventSink {
  */
 export function emitAppliedEdit(sink: EventSink, block: EditBlock, evidence: { line: number; text: string }): void {
   const origin = { line: block.line, raw: block.raw, sourceType: "search-replace" };
-  const args = { path: block.path, search: block.search.join("\n"), replace: block.replace.join("\n") };
+  const args = { path: block.path, search: block.searchText, replace: block.replaceText };
   const edit = { node: MAIN_NODE, type: "tool.called", tool: "edit", args, ok: true, outputHash: hashToolOutput(evidence.text) };
   sink.emit(evidence.line, "edit", edit, origin, block.line);
   sink.emit(evidence.line, "diff", { node: MAIN_NODE, type: "artifact.diff", files: [block.path], patch: formatEditPatch(block) }, origin, block.line);
@@ -120,7 +120,9 @@ export function emitFailedEdit(sink: EventSink, failed: FailedBlock, block: Edit
   const args =
     failed.path === ""
       ? { error: failed.text.split("\n").find((line) => line.trim() !== "" && !NOT_AN_ERROR.test(line)) ?? failed.text }
-      : { path: failed.path, search: (block?.search ?? failed.search).join("\n"), replace: (block?.replace ?? failed.replace).join("\n") };
+      : block !== undefined
+        ? { path: failed.path, search: block.searchText, replace: block.replaceText }
+        : { path: failed.path, search: failed.search.join("\n"), replace: failed.replace.join("\n") };
   const event = {
     v: 1,
     id: clock.id(block?.line ?? failed.line, "edit"),
