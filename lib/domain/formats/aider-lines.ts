@@ -34,13 +34,18 @@ export interface SourceText {
  * between them: a slice of it, which copies nothing.
  */
 export function joinLines(source: SourceText, lines: readonly SourceLine[], from = 0, to = lines.length): string {
-  if (source.starts === null || to <= from || lines[to - 1].line - lines[from].line !== to - 1 - from) {
+  if (!isSlice(source, lines, from, to)) {
     let joined = "";
     for (let at = from; at < to; at++) joined += at === from ? lines[at].text : `\n${lines[at].text}`;
     return joined;
   }
   const last = lines[to - 1];
   return source.text.slice(source.starts[lines[from].line - 1], source.starts[last.line - 1] + last.text.length);
+}
+
+/** Whether `joinLines` takes these lines as one slice of the document (copying nothing). */
+export function isSlice(source: SourceText, lines: readonly SourceLine[], from = 0, to = lines.length): source is SourceText & { starts: Int32Array } {
+  return source.starts !== null && to > from && lines[to - 1].line - lines[from].line === to - 1 - from;
 }
 
 /** A document whose line offsets are not known: `joinLines` joins. */

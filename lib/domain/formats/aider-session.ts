@@ -6,7 +6,7 @@
 import type { ParseItem } from "./types";
 import { cutTitle } from "./claude-code-records";
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
-import { joinLines, type AiderBlock, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
+import { isSlice, joinLines, type AiderBlock, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
 import { listEditBlocks, listFailedBlocks, type EditBlock, type FailedBlock } from "./aider-edits";
 import { emitCommand, emitEditOutcomes, emitFailedEdit, emitUserCommand, EventSink, SessionClock, type UserCommand } from "./aider-events";
 import {
@@ -338,13 +338,15 @@ class AiderSession {
 
   private emitCall(call: Call, entry: ToolEntry | undefined, answerLines: SourceLine[]): void {
     const answer = joinLines(this.input.source, answerLines).trim();
-    // The reply as written is most of the history: made only when something reads it (storing does, detecting does not).
+    // The reply as written is most of the history: made now only when it is a slice of the document (no copy),
+    // else when something reads it (storing does, detecting does not). A deferred text costs more than a slice.
     const lines = call.lines;
     const source = this.input.source;
-    const raw = () => {
+    const makeRaw = () => {
       const reply = joinLines(source, lines);
       return entry === undefined ? reply : lines.length === 0 ? entry.raw : `${reply}\n${entry.raw}`;
     };
+    const raw = lines.length === 0 || isSlice(source, lines) ? makeRaw() : makeRaw;
     const fields = {
       type: "node.completed",
       node: MAIN_NODE,
