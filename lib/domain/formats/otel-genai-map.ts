@@ -25,6 +25,7 @@ import {
 } from "./otel-genai-attributes";
 import type { GenAiSpan } from "./otel-genai-span";
 import { TraceTree, type TraceSpan } from "./otel-genai-tree";
+import { formatIsoMicros } from "./timestamp";
 
 /** Where the spans came from, for the events' origin. */
 export interface GenAiOrigin {
@@ -84,12 +85,20 @@ export function mapGenAiSpans(spans: readonly GenAiSpan[], origin: GenAiOrigin):
   for (const tree of traces.values()) if (tree.hasGenAiSpans()) mapTrace(tree, pending);
   pending.sort((a, b) => a.tsMs - b.tsMs || a.rank - b.rank || a.from.span.startMs - b.from.span.startMs || compare(a.event.id, b.event.id));
   for (const p of pending) {
-    const span = p.from.span;
-    const item = toParseItem(omitUndefinedWithGraph(p.event), { line: origin.line, record: null, raw: () => span.raw, sourceType: p.from.operation, format: origin.format });
+    const item = toParseItem(omitUndefinedWithGraph(p.event), { line: origin.line, record: null, raw: readerOfRaw(p.from.span), sourceType: p.from.operation, format: origin.format });
     if (item.kind === "error") item.message = `span ${p.from.span.spanId} (${p.from.operation}): ${item.message}`;
     out.push(item);
   }
   return out;
+}
+
+/**
+ * What reads a span's `raw` for its events, when they are stored. Made here, not as a property's
+ * arrow: a bundler that keeps function names (tsx, esbuild's `keepNames`) names each such arrow as it
+ * is made, which costs more than making it.
+ */
+function readerOfRaw(span: GenAiSpan): () => string {
+  return () => span.raw;
 }
 
 function mapTrace(tree: TraceTree, out: Pending[]): void {
@@ -108,7 +117,7 @@ function mapTrace(tree: TraceTree, out: Pending[]): void {
     v: 1,
     id: `${runId}:run.completed`,
     runId,
-    ts: isoOf(root.span.endMs),
+    ts: formatIsoMicros(root.span.endMs),
     type: "run.completed",
     terminalStatus: failed === undefined ? "done_success" : "aborted_constraint",
     stopReason: failed === undefined
@@ -132,7 +141,7 @@ function pushRunStarted(tree: TraceTree, mains: TraceSpan[], out: Pending[]): vo
     v: 1,
     id: `${tree.traceId}:run.started`,
     runId: tree.traceId,
-    ts: isoOf(anchor.span.startMs),
+    ts: formatIsoMicros(anchor.span.startMs),
     type: "run.started",
     title: title === undefined ? undefined : cutTitle(title),
     graph: { nodes: [{ id: MAIN_NODE, label: agentName ?? "main agent", role: "agent" }] },
@@ -149,7 +158,7 @@ function pushAgentEntry(tree: TraceTree, entry: TraceSpan, out: Pending[]): void
   const from = tree.nodeOf(caller);
   const to = tree.nodeOf(entry);
   if (from === to) return;
-  const base = { v: 1, runId: tree.traceId, ts: isoOf(entry.span.startMs) };
+  const base = { v: 1, runId: tree.traceId, ts: formatIsoMicros(entry.span.startMs) };
   const label = readText(entry.span, "gen_ai.agent.name");
   const graph = { nodes: [{ id: to, label, role: "agent" }], edges: [{ from, to }] };
   const reason = readText(entry.span, "gen_ai.agent.description");
@@ -164,7 +173,7 @@ function buildModelCall(runId: string, entry: TraceSpan, node: string): Pending 
     v: 1,
     id: `${span.spanId}:call`,
     runId,
-    ts: isoOf(span.endMs),
+    ts: formatIsoMicros(span.endMs),
     type: "node.completed",
     node,
     durationMs: durationOf(span),
@@ -182,7 +191,7 @@ function buildToolCall(runId: string, entry: TraceSpan, node: string): Pending[]
   const tool = readToolName(span);
   const args = readToolArgs(span);
   const output = readToolOutput(span);
-  const ts = isoOf(span.endMs);
+  const ts = formatIsoMicros(span.endMs);
   const toolCallId = readText(span, "gen_ai.tool.call.id");
   const event = {
     v: 1,
@@ -235,18 +244,6 @@ function earliestStarting(spans: TraceSpan[]): TraceSpan | undefined {
 
 function latestEnding(spans: TraceSpan[]): TraceSpan | undefined {
   return spans.reduce<TraceSpan | undefined>((best, s) => (best === undefined || s.span.endMs > best.span.endMs ? s : best), undefined);
-}
-
-/**
- * Epoch milliseconds as an ISO-8601 instant to the microsecond, so that spans
- * ending within one millisecond keep their order (span readers keep times
- * within years 1970–9999).
- */
-function isoOf(ms: number): string {
-  const whole = Math.floor(ms);
-  const micros = Math.round((ms - whole) * 1000);
-  const iso = new Date(whole).toISOString();
-  return micros === 0 || micros === 1000 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}Z`;
 }
 
 function compare(a: unknown, b: unknown): number {

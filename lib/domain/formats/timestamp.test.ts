@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseIsoTimestamp } from "./timestamp";
+import { formatIsoMicros, formatIsoTimestamp, parseIsoTimestamp } from "./timestamp";
 
 const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
 const nearTimestamp = fc
@@ -34,5 +34,31 @@ describe("parseIsoTimestamp", () => {
     expect(parseIsoTimestamp("2026-01-01T00:00:00.5")).toBe(Date.UTC(2026, 0, 1) + 500);
     expect(parseIsoTimestamp("2026-01-01T00:00")).toBe(Date.UTC(2026, 0, 1));
     expect(parseIsoTimestamp("2026-01-01T00:00:00ZZ")).toBeNaN();
+  });
+});
+
+describe("formatIsoTimestamp", () => {
+  const reference = (ms: number) => new Date(Math.floor(ms)).toISOString();
+
+  it("writes what Date writes, in the years it writes by arithmetic and outside them", () => {
+    const instant = fc.oneof(
+      fc.integer({ min: 0, max: 253_402_300_799_999 }),
+      fc.double({ min: -8.64e15, max: 8.64e15, noNaN: true }),
+    );
+    fc.assert(fc.property(instant, (ms) => formatIsoTimestamp(ms) === reference(ms)), { seed: 20_261_124, numRuns: 20_000 });
+    for (const ms of [0, 0.5, 951_782_400_000, 951_868_800_000, 4_107_542_400_000, 253_402_300_799_999, 253_402_300_800_000, -1]) {
+      expect(formatIsoTimestamp(ms)).toBe(reference(ms));
+    }
+    expect(() => formatIsoTimestamp(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("formatIsoMicros", () => {
+  it("adds the microseconds of a fraction, and nothing when it rounds to none", () => {
+    const ms = 1_758_026_594_777;
+    expect(formatIsoMicros(ms + 0.382)).toBe("2025-09-16T12:43:14.777382Z");
+    expect(formatIsoMicros(ms + 0.0004)).toBe("2025-09-16T12:43:14.777Z");
+    expect(formatIsoMicros(ms + 0.9996)).toBe("2025-09-16T12:43:14.777Z");
+    expect(formatIsoMicros(ms + 0.005)).toBe("2025-09-16T12:43:14.777005Z");
   });
 });

@@ -88,7 +88,65 @@ export function isIsoTimestamp(ts: string): boolean {
 
 /** Epoch milliseconds → `2026-08-04T14:20:00.123Z`. */
 export function formatIsoTimestamp(ms: number): string {
-  return new Date(Math.floor(ms)).toISOString();
+  return formatWholeMs(Math.floor(ms));
+}
+
+/**
+ * Epoch milliseconds → an ISO-8601 instant to the microsecond
+ * (`2026-08-04T14:20:00.123456Z`), so that events within one millisecond
+ * (OpenTelemetry spans) keep their order. A fraction that rounds to no
+ * microseconds (or to a whole millisecond) is left out.
+ */
+export function formatIsoMicros(ms: number): string {
+  const whole = Math.floor(ms);
+  const micros = Math.round((ms - whole) * 1000);
+  const iso = formatWholeMs(whole);
+  return micros === 0 || micros === 1000 ? iso : `${iso.slice(0, -1)}${padThree(micros)}Z`;
+}
+
+const MS_PER_DAY = 86_400_000;
+/** The first instant a four-digit year cannot write (year 10000). */
+const END_OF_FOUR_DIGIT_YEARS_MS = 253_402_300_800_000;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"));
+
+/**
+ * What `new Date(whole).toISOString()` writes, by arithmetic for the years
+ * 1970–9999 (every event's time is written once: a `Date` each costs twice
+ * as much); `Date` itself writes the others (and throws where it throws).
+ */
+function formatWholeMs(whole: number): string {
+  if (!(whole >= 0 && whole < END_OF_FOUR_DIGIT_YEARS_MS)) return new Date(whole).toISOString();
+  const days = Math.floor(whole / MS_PER_DAY);
+  let rest = whole - days * MS_PER_DAY;
+  const hour = Math.floor(rest / 3_600_000);
+  rest -= hour * 3_600_000;
+  const minute = Math.floor(rest / 60_000);
+  rest -= minute * 60_000;
+  const second = Math.floor(rest / 1000);
+  return `${formatCivilDate(days)}T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}.${padThree(rest - second * 1000)}Z`;
+}
+
+/**
+ * `YYYY-MM-DD` of a day counted from 1970-01-01 (≥ 0), by Howard Hinnant's
+ * `civil_from_days` (eras of 400 years; years start in March, so that the
+ * leap day is the last day of the year).
+ */
+function formatCivilDate(days: number): string {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const marchMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * marchMonth + 2) / 5) + 1;
+  const month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}`;
+}
+
+/** 0–999 as three digits. */
+function padThree(n: number): string {
+  return n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`;
 }
 
 function daysInMonth(year: number, month: number): number {
