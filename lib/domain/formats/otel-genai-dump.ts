@@ -9,7 +9,6 @@ import { isJsonObject, parseJsonValue } from "./json-line";
 import { mustBe } from "./protocol-fields";
 import type { ParseError, ParseItem } from "./types";
 import { mapGenAiSpans } from "./otel-genai-map";
-import { defineLazyRaw } from "./lazy-raw";
 import { isSpaceCode } from "./char-codes";
 import {
   describeValue,
@@ -160,7 +159,7 @@ function readDumpSpan(source: unknown, at: string, ids: IdReader): GenAiSpan | s
   }
   const status = isJsonObject(source.status) ? source.status : {};
   const description = status.description;
-  const span = {
+  const span = new DumpSpan(source, {
     traceId,
     spanId,
     parentSpanId,
@@ -168,11 +167,46 @@ function readDumpSpan(source: unknown, at: string, ids: IdReader): GenAiSpan | s
     startMs,
     endMs: Math.max(endMs, startMs),
     status: readStatusCode(status.status_code),
-    ...(typeof description === "string" && description !== "" ? { statusMessage: description } : {}),
     attributes: (source.attributes ?? {}) as Record<string, SpanAttributeValue>,
-  };
-  // The span's JSON, made when first read (storing reads it; detecting does not).
-  return defineLazyRaw(span, () => JSON.stringify(source));
+  });
+  if (typeof description === "string" && description !== "") span.statusMessage = description;
+  return span;
+}
+
+/**
+ * A span of the dump, whose JSON (`raw`) is made when first read: storing
+ * reads it, detecting does not. The getter is the class's, where an own one
+ * (`defineLazyRaw`) would cost two property definitions per span.
+ */
+class DumpSpan implements GenAiSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string | null;
+  readonly name: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly status: SpanStatus;
+  declare statusMessage?: string;
+  readonly attributes: Record<string, SpanAttributeValue>;
+  readonly #source: Record<string, unknown>;
+  #raw: string | undefined;
+
+  constructor(source: Record<string, unknown>, fields: Omit<GenAiSpan, "raw" | "statusMessage">) {
+    this.traceId = fields.traceId;
+    this.spanId = fields.spanId;
+    this.parentSpanId = fields.parentSpanId;
+    this.name = fields.name;
+    this.startMs = fields.startMs;
+    this.endMs = fields.endMs;
+    this.status = fields.status;
+    this.attributes = fields.attributes;
+    this.#source = source;
+  }
+
+  get raw(): string {
+    this.#raw ??= JSON.stringify(this.#source);
+    return this.#raw;
+  }
 }
 
 /** The Python SDK's `StatusCode` as written (`ok`, `OK`, `STATUS_CODE_OK`, …); anything else is unset. */
