@@ -61,4 +61,15 @@ describe("formatIsoMicros", () => {
     expect(formatIsoMicros(ms + 0.9996)).toBe("2025-09-16T12:43:14.777Z");
     expect(formatIsoMicros(ms + 0.005)).toBe("2025-09-16T12:43:14.777005Z");
   });
+
+  it("writes the milliseconds as Date does, whatever the year", () => {
+    const reference = (ms: number) => {
+      const whole = Math.floor(ms);
+      const micros = Math.round((ms - whole) * 1000);
+      const iso = new Date(whole).toISOString();
+      return micros === 0 || micros === 1000 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}Z`;
+    };
+    const instant = fc.oneof(fc.double({ min: 0, max: 253_402_300_799_999, noNaN: true }), fc.double({ min: -8.64e15, max: 8.64e15, noNaN: true }));
+    fc.assert(fc.property(instant, (ms) => formatIsoMicros(ms) === reference(ms)), { seed: 20_261_124, numRuns: 20_000 });
+  });
 });
