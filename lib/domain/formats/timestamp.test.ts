@@ -24,6 +24,13 @@ describe("parseIsoTimestamp", () => {
     );
   });
 
+  it("reads a fraction of any length as the decimal it writes", () => {
+    fc.assert(
+      fc.property(digits(1, 20), (fraction) => Object.is(parseIsoTimestamp(`2025-09-16T12:43:14.${fraction}Z`), Date.UTC(2025, 8, 16, 12, 43, 14) + Number(`.${fraction}`) * 1000)),
+      { seed: 20_261_124, numRuns: 20_000 },
+    );
+  });
+
   it("keeps fractions of a millisecond and refuses impossible dates", () => {
     expect(parseIsoTimestamp("2026-08-04T14:20:00.123456Z")).toBe(Date.UTC(2026, 7, 4, 14, 20, 0) + 123.456);
     expect(parseIsoTimestamp("2024-02-29T00:00:00Z")).toBe(Date.UTC(2024, 1, 29));

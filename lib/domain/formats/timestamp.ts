@@ -60,14 +60,28 @@ function parseUtcSeconds(ts: string): number | undefined {
   let fractionMs = 0;
   if (end > 19) {
     // `.` and at least one digit, as `(\.\d+)` requires.
-    if (ts.charCodeAt(19) !== 46 || end < 21 || readDigits(ts, 20, end - 20) < 0) return undefined;
-    fractionMs = Number(ts.slice(19, end)) * 1000;
+    const fraction = ts.charCodeAt(19) === 46 && end >= 21 ? readDigits(ts, 20, end - 20) : -1;
+    if (fraction < 0) return undefined;
+    fractionMs = readFraction(ts, fraction, end - 20) * 1000;
   } else if (end < 19) {
     return undefined;
   }
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
   if (hour > 23 || minute > 59 || second > 59) return Number.NaN;
   return Date.UTC(year, month - 1, day, hour, minute, second) + fractionMs;
+}
+
+/** Powers of ten a double holds exactly (and a fraction of up to 15 digits is below 2^53). */
+const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * The fraction `0.<digits>` of a `ts` whose `count` digits after the point
+ * are `digits`: their integer over a power of ten when both are exact (a
+ * division rounds correctly, as reading the decimal does: the same double),
+ * else read from the text.
+ */
+function readFraction(ts: string, digits: number, count: number): number {
+  return count < EXACT_POWERS_OF_TEN.length ? digits / EXACT_POWERS_OF_TEN[count] : Number(ts.slice(19, 20 + count));
 }
 
 /** The number written by `count` ASCII digits from `from`, or -1 when one is not a digit. */
