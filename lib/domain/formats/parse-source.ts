@@ -115,11 +115,15 @@ export async function* parseSource(
       return;
     }
     const all = replay(head, iterator, exhausted);
+    // A document's items come from a plain generator: a second async one between it and the caller
+    // would cost a promise per item, for a source of a few items as much as detecting its format.
     if (format === "json-document" || JSON_ONLY_FORMATS.has(format)) {
       // A run export holds a whole run (100,000 events are some 50 MB): it gets a limit of its own.
-      yield* parseWholeJson(all, format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts);
+      const read = await readDocument(all, format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts);
+      for (const item of listWholeJsonItems(read, opts)) yield item;
     } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
-      yield* parseDocument(all, format, opts);
+      const read = await readDocument(all, opts);
+      for (const item of listDocumentItems(read, format, opts)) yield item;
     } else {
       // An OpenHands evaluation line is a whole instance: hundreds of kilobytes, often megabytes.
       const maxLineBytes = opts.maxLineBytes ?? (format === "openhands" ? MAX_INSTANCE_LINE_BYTES : undefined);
@@ -191,19 +195,19 @@ async function* parseJsonLines(
   };
   for await (const chunk of chunks) {
     splitter.push(chunk, lines);
-    if (lines.length > 0) yield* mapLines();
+    if (lines.length > 0) for (const item of mapLines()) yield item;
   }
   splitter.end(lines);
-  yield* mapLines();
+  for (const item of mapLines()) yield item;
   for (const held of mapper.end()) yield lastEnd === undefined ? held : withEndOffset(held, lastEnd);
 }
 
-async function* parseDocument(
-  chunks: AsyncIterable<Uint8Array | string>,
+/** A markdown document's items (its problems first), or why it was not read. */
+function* listDocumentItems(
+  read: ReadDocument | string,
   format: "sdd-report" | "retrospectives" | "aider",
   opts: ParseSourceOptions,
-): AsyncIterable<SourceItem> {
-  const read = await readDocument(chunks, opts);
+): Iterable<SourceItem> {
   if (typeof read === "string") {
     yield { kind: "error", line: null, message: read };
     return;
@@ -217,8 +221,7 @@ async function* parseDocument(
 }
 
 /** A whole JSON document: its format from its shape (reported through `onFormat`), then its items. */
-async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts: ParseSourceOptions): AsyncIterable<SourceItem> {
-  const read = await readDocument(chunks, opts);
+function* listWholeJsonItems(read: ReadDocument | string, opts: ParseSourceOptions): Iterable<SourceItem> {
   if (typeof read === "string") {
     opts.onFormat?.("unknown");
     yield { kind: "error", line: null, message: read };
@@ -235,16 +238,20 @@ async function* parseWholeJson(chunks: AsyncIterable<Uint8Array | string>, opts:
   for (const item of parsed.items) yield withEndOffset(item, read.endOffset);
 }
 
+/** A document read whole: its text, the offset after it, and its lines that are not text. */
+interface ReadDocument {
+  text: string;
+  endOffset: number;
+  problems: ParseError[];
+}
+
 /**
  * A document's text (BOM removed), the offset after it and an error for each
  * line that is not text (invalid UTF-8, a NUL byte): such a line is read with
  * U+FFFD in place of its bad bytes, so the rest of the document still counts
  * and no NUL reaches the database. Or why the document was not read.
  */
-async function readDocument(
-  chunks: AsyncIterable<Uint8Array | string>,
-  opts: ParseSourceOptions,
-): Promise<{ text: string; endOffset: number; problems: ParseError[] } | string> {
+async function readDocument(chunks: AsyncIterable<Uint8Array | string>, opts: ParseSourceOptions): Promise<ReadDocument | string> {
   const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -293,8 +300,7 @@ async function readHead(
   let bytes = 0;
   // Leading blank lines do not count: detection needs content (up to a document's cap).
   let blankBytes = 0;
-  const enough = () => (blankBytes === bytes ? bytes >= MAX_DOCUMENT_BYTES : window.complete);
-  while (!enough()) {
+  while (blankBytes === bytes ? bytes < MAX_DOCUMENT_BYTES : !window.complete) {
     const next = await iterator.next();
     if (next.done === true) return { head, exhausted: true, windowSize: window.size };
     const chunk = typeof next.value === "string" ? encoder.encode(next.value) : next.value;
