@@ -69,13 +69,14 @@ export class TraceTree {
   }
 
   private findAgent(entry: TraceSpan): TraceSpan | null {
-    const seen = new Set<string>([entry.span.spanId]);
+    // The links passed, made only past the first (usually an agent, or a span not at hand).
+    let seen: Set<string> | undefined;
     let parentId = entry.span.parentSpanId;
-    while (parentId !== null && !seen.has(parentId)) {
-      seen.add(parentId);
+    while (parentId !== null && parentId !== entry.span.spanId && seen?.has(parentId) !== true) {
       const parent = this.byId.get(parentId);
       if (parent === undefined) return this.findEnclosingAgent(entry);
       if (parent.kind === "agent") return parent;
+      (seen ??= new Set<string>()).add(parentId);
       parentId = parent.span.parentSpanId;
     }
     // The whole chain is at hand and holds no agent (or loops back on itself): nothing is above.
@@ -99,12 +100,14 @@ export class TraceTree {
 
   /** True when `ancestor` is on `entry`'s chain of parents as far as the spans at hand show it. */
   private isAncestor(ancestor: TraceSpan, entry: TraceSpan): boolean {
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     let parentId = entry.span.parentSpanId;
-    while (parentId !== null && !seen.has(parentId)) {
+    while (parentId !== null && seen?.has(parentId) !== true) {
       if (parentId === ancestor.span.spanId) return true;
-      seen.add(parentId);
-      parentId = this.byId.get(parentId)?.span.parentSpanId ?? null;
+      const parent = this.byId.get(parentId);
+      if (parent === undefined) return false;
+      (seen ??= new Set<string>()).add(parentId);
+      parentId = parent.span.parentSpanId;
     }
     return false;
   }
