@@ -5,7 +5,7 @@
  */
 import type { SourceFormat } from "../protocol/types";
 import type { ParsedEvent, ParseError, ParseItem } from "./types";
-import { DETECT_MAX_BYTES, DETECT_MAX_LINES, detectFormatFromBytes, type DetectedFormat } from "./detect-format";
+import type { DetectedFormat } from "./detect-format";
 import { formatByteLimit } from "./json-line";
 import { createProtocolMapper, type LineMapper } from "./line-mapper";
 import { LineSplitter, splitLinesSync, type LineItem } from "./lines";
@@ -21,6 +21,7 @@ import { createCodexMapper } from "./codex";
 import { parseJsonDocument } from "./json-document";
 import { MAX_EXPORT_DOCUMENT_BYTES } from "./loopscope-export";
 import { createOpenHandsMapper } from "./openhands";
+import { concatBytes, readSourceHead, replay } from "./source-head";
 
 /** A parse item with the byte offset just after the line that produced it. */
 export type SourceItem = ParseItem & { endOffset?: number };
@@ -96,13 +97,11 @@ export async function* parseSource(
     let head: Uint8Array[] = [];
     let exhausted = false;
     if (format === undefined) {
-      let windowSize: number;
-      ({ head, exhausted, windowSize } = await readHead(iterator));
-      const headBytes = concatBytes(head);
-      const contentStart = findContentStart(headBytes);
-      if (contentStart === -1 && exhausted) return;
-      // The window, not the whole head: what detection sees must not depend on how the source was cut into chunks.
-      format = contentStart === -1 ? "unknown" : detectFormatFromBytes(headBytes.subarray(contentStart, contentStart + windowSize));
+      const read = await readSourceHead(iterator, MAX_DOCUMENT_BYTES);
+      if (read.format === null) return;
+      format = read.format;
+      head = read.head;
+      exhausted = read.exhausted;
     }
     // A JSON document's format is known once it is parsed: it is reported then.
     if (format !== "json-document" && !JSON_ONLY_FORMATS.has(format)) opts.onFormat?.(format);
@@ -290,111 +289,8 @@ function withEndOffset(item: ParseItem, endOffset: number): SourceItem {
   return sourceItem;
 }
 
-/** Reads the first chunks of a source, enough for detection. */
-async function readHead(
-  iterator: AsyncIterator<Uint8Array | string>,
-): Promise<{ head: Uint8Array[]; exhausted: boolean; windowSize: number }> {
-  const encoder = ENCODER;
-  const head: Uint8Array[] = [];
-  const window = new DetectionWindow();
-  let bytes = 0;
-  // Leading blank lines do not count: detection needs content (up to a document's cap).
-  let blankBytes = 0;
-  while (blankBytes === bytes ? bytes < MAX_DOCUMENT_BYTES : !window.complete) {
-    const next = await iterator.next();
-    if (next.done === true) return { head, exhausted: true, windowSize: window.size };
-    const chunk = typeof next.value === "string" ? encoder.encode(next.value) : next.value;
-    head.push(chunk);
-    let from = 0;
-    if (blankBytes === bytes) {
-      const start = findContentStart(chunk);
-      blankBytes += start === -1 ? chunk.length : start;
-      from = start === -1 ? chunk.length : start;
-    }
-    bytes += chunk.length;
-    window.take(chunk, from);
-  }
-  return { head, exhausted: false, windowSize: window.size };
-}
-
-/**
- * The bytes detection looks at, from the first content byte: up to the end of
- * the `DETECT_MAX_LINES`th line that is not blank, at most `DETECT_MAX_BYTES`.
- * Counting lines with content (not line breaks) lets detection see past a run
- * of blank lines after a stray first line.
- */
-class DetectionWindow {
-  size = 0;
-  complete = false;
-  private lines = 0;
-  private content = false;
-
-  /** Takes bytes from `from` on, line by line (a byte loop over 64 KiB costs more than detecting). */
-  take(chunk: Uint8Array, from: number): void {
-    let i = from;
-    while (i < chunk.length && !this.complete) {
-      const budgetEnd = Math.min(chunk.length, i + DETECT_MAX_BYTES - this.size);
-      const newline = chunk.indexOf(10, i);
-      const atNewline = newline !== -1 && newline < budgetEnd;
-      const end = atNewline ? newline : budgetEnd;
-      if (!this.content) this.content = hasContentByte(chunk, i, end);
-      this.size += end - i;
-      i = end;
-      if (atNewline) {
-        this.size++;
-        i++;
-        if (this.content && ++this.lines === DETECT_MAX_LINES) this.complete = true;
-        this.content = false;
-      }
-      if (this.size >= DETECT_MAX_BYTES) this.complete = true;
-    }
-  }
-}
-
-/** Whether `bytes[from..to)` holds a byte that is not blank (space, tab, CR, vertical tab, form feed). */
-function hasContentByte(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const b = bytes[i];
-    if (b !== 32 && (b < 9 || b > 13)) return true;
-  }
-  return false;
-}
-
 // Shared: they decode whole documents, never streams, so they keep no state between calls (and each one
 // made holds a native converter until a full garbage collection).
 const STRICT_DECODER = new TextDecoder("utf-8", { fatal: true });
 const LENIENT_DECODER = new TextDecoder("utf-8");
 const ENCODER = new TextEncoder();
-
-/** The chunks already read for detection, then the rest of the source. */
-async function* replay(
-  head: Uint8Array[],
-  iterator: AsyncIterator<Uint8Array | string>,
-  exhausted: boolean,
-): AsyncIterable<Uint8Array | string> {
-  yield* head;
-  if (exhausted) return;
-  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
-}
-
-function concatBytes(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const joined = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
-}
-
-/** Index of the first byte that is not blank-line whitespace, or -1 when there is none. */
-function findContentStart(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b !== 32 && b !== 9 && b !== 10 && b !== 13) return i;
-  }
-  return -1;
-}
