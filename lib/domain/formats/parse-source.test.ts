@@ -134,6 +134,18 @@ describe("parseSource on bad input", () => {
     ]);
   });
 
+  it("refuses a document over the cap whether detection read it whole or not", async () => {
+    const over = [{ kind: "error", line: null, message: "document is over the 1 KiB limit" }];
+    // Read whole for detection: one chunk; read on after it: more lines than detection looks at.
+    const report = `# Run Report: r1\n${"x".repeat(2000)}\n`;
+    const longReport = `# Run Report: r1\n${`${"x".repeat(99)}\n`.repeat(30)}`;
+    const dump = `{"spans": [${`{"context": {"trace_id": 1, "span_id": 2}, "start_time": 1}, `.repeat(40)}{}]}`;
+    expect(await parseAll(report, { maxDocumentBytes: 1024 })).toEqual(over);
+    expect(await parseAll(longReport, { maxDocumentBytes: 1024 }, [100])).toEqual(over);
+    expect(await parseAll(dump, { maxDocumentBytes: 1024 })).toEqual(over);
+    expect(await parseAll(dump.replaceAll(", {", ",\n{"), { maxDocumentBytes: 1024 }, [100])).toEqual(over);
+  });
+
   it("reports bad protocol lines with their line and keeps the good ones", async () => {
     const good = (id: string) => `{"id":"${id}","runId":"r","ts":"2026-01-01T00:00:00Z","type":"x"}`;
     const text = [good("a"), "{", "", good("b"), `{"id":"c","runId":"r","ts":"2026-01-01T00:00:00Z"}`, "x".repeat(40), good("d")].join("\n");

@@ -116,12 +116,14 @@ export async function* parseSource(
     const all = replay(head, iterator, exhausted);
     // A document's items come from a plain generator: a second async one between it and the caller
     // would cost a promise per item, for a source of a few items as much as detecting its format.
+    // A document that detection read whole is not waited for again.
     if (format === "json-document" || JSON_ONLY_FORMATS.has(format)) {
       // A run export holds a whole run (100,000 events are some 50 MB): it gets a limit of its own.
-      const read = await readDocument(all, format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts);
+      const documentOpts = format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts;
+      const read = exhausted ? readHeldDocument(head, documentOpts) : await readDocument(all, documentOpts);
       for (const item of listWholeJsonItems(read, opts)) yield item;
     } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
-      const read = await readDocument(all, opts);
+      const read = exhausted ? readHeldDocument(head, opts) : await readDocument(all, opts);
       for (const item of listDocumentItems(read, format, opts)) yield item;
     } else {
       // An OpenHands evaluation line is a whole instance: hundreds of kilobytes, often megabytes.
@@ -261,6 +263,19 @@ async function readDocument(chunks: AsyncIterable<Uint8Array | string>, opts: Pa
     if (size > limit) return `document is over the ${formatByteLimit(limit)} limit`;
     parts.push(bytes);
   }
+  return decodeDocument(parts, size, opts);
+}
+
+/** `readDocument` of a source whose chunks are all at hand (detection read it whole). */
+function readHeldDocument(parts: Uint8Array[], opts: ParseSourceOptions): ReadDocument | string {
+  const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+  let size = 0;
+  for (const part of parts) size += part.length;
+  return size > limit ? `document is over the ${formatByteLimit(limit)} limit` : decodeDocument(parts, size, opts);
+}
+
+/** The document `parts` hold, `size` bytes in all: see `readDocument`. */
+function decodeDocument(parts: Uint8Array[], size: number, opts: ParseSourceOptions): ReadDocument {
   const bytes = concatBytes(parts);
   // Clean text, the usual case, is decoded once; only a document that is not is read line by line. (A NUL
   // byte decodes to U+0000 and nothing else does: the text is searched, far faster than the bytes.)
