@@ -113,22 +113,21 @@ export async function* parseSource(
       yield { kind: "error", line: null, message: UNSUPPORTED_FORMAT_MESSAGE };
       return;
     }
-    const all = replay(head, iterator, exhausted);
     // A document's items come from a plain generator: a second async one between it and the caller
     // would cost a promise per item, for a source of a few items as much as detecting its format.
     // A document that detection read whole is not waited for again.
     if (format === "json-document" || JSON_ONLY_FORMATS.has(format)) {
       // A run export holds a whole run (100,000 events are some 50 MB): it gets a limit of its own.
       const documentOpts = format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts;
-      const read = exhausted ? readHeldDocument(head, documentOpts) : await readDocument(all, documentOpts);
+      const read = exhausted ? readHeldDocument(head, documentOpts) : await readDocument(replay(head, iterator, false), documentOpts);
       for (const item of listWholeJsonItems(read, opts)) yield item;
     } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
-      const read = exhausted ? readHeldDocument(head, opts) : await readDocument(all, opts);
+      const read = exhausted ? readHeldDocument(head, opts) : await readDocument(replay(head, iterator, false), opts);
       for (const item of listDocumentItems(read, format, opts)) yield item;
     } else {
       // An OpenHands evaluation line is a whole instance: hundreds of kilobytes, often megabytes.
       const maxLineBytes = opts.maxLineBytes ?? (format === "openhands" ? MAX_INSTANCE_LINE_BYTES : undefined);
-      yield* parseJsonLines(all, createLineMapper(format, opts.sourceKey), { ...opts, maxLineBytes });
+      yield* parseJsonLines(replay(head, iterator, exhausted), createLineMapper(format, opts.sourceKey), { ...opts, maxLineBytes });
     }
   } finally {
     await iterator.return?.();
