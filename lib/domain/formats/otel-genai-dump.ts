@@ -176,7 +176,7 @@ function readDumpSpan(source: unknown, at: string, ids: IdReader): GenAiSpan | s
 /**
  * A span of the dump, whose JSON (`raw`) is made when first read: storing
  * reads it, detecting does not. The getter is the class's, where an own one
- * (`defineLazyRaw`) would cost two property definitions per span.
+ * (`defineLazyRaw`) would cost a property definition per span.
  */
 class DumpSpan implements GenAiSpan {
   readonly traceId: string;
