@@ -103,7 +103,7 @@ export function isIsoTimestamp(ts: string): boolean {
 /** Epoch milliseconds → `2026-08-04T14:20:00.123Z`. */
 export function formatIsoTimestamp(ms: number): string {
   const whole = Math.floor(ms);
-  return isFourDigitYear(whole) ? `${formatToMillis(whole)}Z` : new Date(whole).toISOString();
+  return isFourDigitYear(whole) ? formatInstant(whole, undefined) : new Date(whole).toISOString();
 }
 
 /**
@@ -115,30 +115,29 @@ export function formatIsoTimestamp(ms: number): string {
 export function formatIsoMicros(ms: number): string {
   const whole = Math.floor(ms);
   const micros = Math.round((ms - whole) * 1000);
-  if (!isFourDigitYear(whole)) {
-    const iso = new Date(whole).toISOString();
-    return micros === 0 || micros === 1000 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}Z`;
-  }
-  const head = formatToMillis(whole);
-  return micros === 0 || micros === 1000 ? `${head}Z` : `${head}${String.fromCharCode(digit(micros, 100), digit(micros, 10), digit(micros, 1))}Z`;
+  const extra = micros === 0 || micros === 1000 ? undefined : micros;
+  if (isFourDigitYear(whole)) return formatInstant(whole, extra);
+  const iso = new Date(whole).toISOString();
+  return extra === undefined ? iso : `${iso.slice(0, -1)}${String(extra).padStart(3, "0")}Z`;
 }
 
 const MS_PER_DAY = 86_400_000;
 /** The first instant a four-digit year cannot write (year 10000). */
 const END_OF_FOUR_DIGIT_YEARS_MS = 253_402_300_800_000;
 
-/** True for whole milliseconds in the years 1970–9999, which `formatToMillis` writes. */
+/** True for whole milliseconds in the years 1970–9999, which `formatInstant` writes. */
 function isFourDigitYear(whole: number): boolean {
   return whole >= 0 && whole < END_OF_FOUR_DIGIT_YEARS_MS;
 }
 
 /**
- * `new Date(whole).toISOString()` without its `Z`, by arithmetic (every
- * event's time is written once: a `Date` and its string cost three times as
- * much), in one flat string (a template literal would leave a rope of a dozen
- * pieces for the reader of `ts` to flatten). Years 1970–9999 only.
+ * `new Date(whole).toISOString()`, with `micros` (1–999) as three more
+ * digits when given, by arithmetic (every event's time is written once: a
+ * `Date` and its string cost three times as much), in one flat string: one
+ * made of pieces (a template literal) is a rope, which the first reader of
+ * `ts` has to flatten. Years 1970–9999 only.
  */
-function formatToMillis(whole: number): string {
+function formatInstant(whole: number, micros: number | undefined): string {
   const days = Math.floor(whole / MS_PER_DAY);
   const { year, month, day } = civilDateOf(days);
   let rest = whole - days * MS_PER_DAY;
@@ -148,10 +147,11 @@ function formatToMillis(whole: number): string {
   rest -= minute * 60_000;
   const second = Math.floor(rest / 1000);
   const millis = rest - second * 1000;
+  const end = micros === undefined ? ZONE_ONLY : [digit(micros, 100), digit(micros, 10), digit(micros, 1), LETTER_Z];
   return String.fromCharCode(
     digit(year, 1000), digit(year, 100), digit(year, 10), digit(year, 1), DASH, digit(month, 10), digit(month, 1), DASH, digit(day, 10), digit(day, 1),
     LETTER_T, digit(hour, 10), digit(hour, 1), COLON, digit(minute, 10), digit(minute, 1), COLON, digit(second, 10), digit(second, 1),
-    POINT, digit(millis, 100), digit(millis, 10), digit(millis, 1),
+    POINT, digit(millis, 100), digit(millis, 10), digit(millis, 1), ...end,
   );
 }
 
@@ -159,6 +159,8 @@ const DASH = 45;
 const POINT = 46;
 const COLON = 58;
 const LETTER_T = 84;
+const LETTER_Z = 90;
+const ZONE_ONLY = [LETTER_Z];
 
 /** The character code of the digit of `n` (≥ 0) in the given place (1, 10, 100, 1000). */
 function digit(n: number, place: number): number {
