@@ -211,6 +211,8 @@ class DumpSpan implements GenAiSpan {
 
 /** The Python SDK's `StatusCode` as written (`ok`, `OK`, `STATUS_CODE_OK`, …); anything else is unset. */
 function readStatusCode(value: unknown): SpanStatus {
+  // The SDK's own spelling, read as written: no case folding, no pattern.
+  if (value === "ok" || value === "error" || value === "unset") return value;
   const code = typeof value === "string" ? value.toLowerCase().replace(/^status_code_/, "") : "";
   return code === "ok" || code === "error" ? code : "unset";
 }
