@@ -119,16 +119,30 @@ export function readSpanDump(doc: unknown): { spans: GenAiSpan[]; errors: ParseE
   return { spans, errors };
 }
 
-/** `readIntegerId`, remembered per value: every span of a trace repeats its trace id, and parents their span ids. */
+/**
+ * `readIntegerId` of each id field, remembering the last value read in each:
+ * every span of a trace repeats its trace id, and siblings their parent's
+ * span id. (A map of every value read costs more than converting: each
+ * lookup hashes a string of 20–40 digits that JSON.parse has just made.)
+ */
 class IdReader {
-  private readonly traces = new Map<unknown, ReturnType<typeof readIntegerId>>();
-  private readonly spans = new Map<unknown, ReturnType<typeof readIntegerId>>();
+  readonly trace = new LastId("trace");
+  readonly span = new LastId("span");
+  readonly parent = new LastId("span");
+}
 
-  read(value: unknown, kind: "trace" | "span"): ReturnType<typeof readIntegerId> {
-    const known = kind === "trace" ? this.traces : this.spans;
-    let id = known.get(value);
-    if (id === undefined) known.set(value, (id = readIntegerId(value, kind)));
-    return id;
+class LastId {
+  private value: unknown = undefined;
+  private id: ReturnType<typeof readIntegerId> = "";
+
+  constructor(private readonly kind: "trace" | "span") {}
+
+  read(value: unknown): ReturnType<typeof readIntegerId> {
+    if (value !== this.value || this.value === undefined) {
+      this.value = value;
+      this.id = readIntegerId(value, this.kind);
+    }
+    return this.id;
   }
 }
 
@@ -136,16 +150,16 @@ class IdReader {
 function readDumpSpan(source: unknown, at: string, ids: IdReader): GenAiSpan | string {
   if (!isJsonObject(source)) return mustBe(at, "an object", source);
   if (!isJsonObject(source.context)) return missingOr(`${at}.context`, source.context, "an object");
-  const traceId = ids.read(source.context.trace_id, "trace");
+  const traceId = ids.trace.read(source.context.trace_id);
   if (typeof traceId !== "string") return problemOf(`${at}.context.trace_id`, source.context.trace_id, traceId.problem);
-  const spanId = ids.read(source.context.span_id, "span");
+  const spanId = ids.span.read(source.context.span_id);
   if (typeof spanId !== "string") return problemOf(`${at}.context.span_id`, source.context.span_id, spanId.problem);
   let parentSpanId: string | null = null;
   const parent = source.parent;
   if (parent !== null && parent !== undefined) {
     if (!isJsonObject(parent)) return mustBe(`${at}.parent`, "an object or null", parent);
     if (parent.span_id !== null && parent.span_id !== undefined) {
-      const id = ids.read(parent.span_id, "span");
+      const id = ids.parent.read(parent.span_id);
       if (typeof id !== "string") return problemOf(`${at}.parent.span_id`, parent.span_id, id.problem);
       parentSpanId = id;
     }
