@@ -42,6 +42,13 @@ describe("parseIsoTimestamp", () => {
     expect(parseIsoTimestamp("2026-01-01T00:00")).toBe(Date.UTC(2026, 0, 1));
     expect(parseIsoTimestamp("2026-01-01T00:00:00ZZ")).toBeNaN();
   });
+
+  it("reads the years 0000-0099 as themselves, not as 1900-1999 (as Date.UTC would)", () => {
+    for (const ts of ["0050-01-01T00:00:00Z", "0000-02-29T12:30:00.25Z", "0099-12-31T23:59:59Z", "0001-03-01 08:00+02:00", "0012-06-15"]) {
+      expect(parseIsoTimestamp(ts), ts).toBe(Date.parse(ts.length === 10 ? `${ts}T00:00:00Z` : ts.replace(" ", "T")));
+    }
+    expect(new Date(parseIsoTimestamp("0050-01-01T00:00:00Z")).toISOString()).toBe("0050-01-01T00:00:00.000Z");
+  });
 });
 
 describe("formatIsoTimestamp", () => {

@@ -35,8 +35,7 @@ export function parseIsoTimestamp(ts: string): number {
   const fractionMs = m[7] === undefined ? 0 : Number(m[7]) * 1000;
   const offsetMinutes = parseOffsetMinutes(m[8]);
   if (Number.isNaN(offsetMinutes)) return Number.NaN;
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-  return utc + fractionMs - offsetMinutes * 60_000;
+  return utcInstant(year, month, day, hour, minute, second) + fractionMs - offsetMinutes * 60_000;
 }
 
 /**
@@ -68,7 +67,18 @@ function parseUtcSeconds(ts: string): number | undefined {
   }
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
   if (hour > 23 || minute > 59 || second > 59) return Number.NaN;
-  return Date.UTC(year, month - 1, day, hour, minute, second) + fractionMs;
+  return utcInstant(year, month, day, hour, minute, second) + fractionMs;
+}
+
+/**
+ * `Date.UTC` of a date and time (month 1–12), the years 0–99 included:
+ * `Date.UTC` reads those as 1900–1999, as a two-digit year.
+ */
+function utcInstant(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.setUTCHours(hour, minute, second, 0);
 }
 
 /** Powers of ten a double holds exactly (and a fraction of up to 15 digits is below 2^53). */
