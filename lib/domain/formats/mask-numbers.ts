@@ -76,7 +76,17 @@ export function maskLinesWithNumbers(text: string): string {
   return out + text.slice(copied);
 }
 
-const DIGIT = /\d/g;
+/**
+ * A digit of a run that `placeDigitRun` may place: the first digit of a run
+ * after `<`, a hex letter or a seed's or pid's `seed: `, or the last digit of
+ * a run before what a timestamp, clock time, compound duration, `0x` number,
+ * duration unit (`UNITS`) or hex id needs there. It matches at least every
+ * run `placeDigitRun` does not rule out, so the engine skips the counts, line
+ * numbers and versions that most digits of real output are (one call per run
+ * would cost more than the scan); the match is that one digit.
+ */
+const DIGIT_TO_PLACE =
+  /\d(?:(?=[a-f]|:\d\d:\d\d|-\d\d-\d\d[T ]\d\d:\d\d|[hm]\d|x[0-9a-fA-F]|(?:\.\d+)?[ \t]?(?:seconds|minutes|sec|min|ms|ns|us|\u00b5s|s|m|h)(?!\w))|(?<=[<a-f]\d)|(?<=(?:[sS][eE][eE][dD]|[pP][iI][dD])[:=]?\s*\d))/g;
 /** Characters after a digit run that a pattern may need there: `- : h m x . space tab s n u µ a-f`. */
 const AFTER = flagCodes("-:hmx. \tsnu\u00b5abcdef");
 /** Characters before a digit run that a pattern may need there: `<`, `a-f`, whitespace, `:`/`=` and the `d` of seed and pid. */
@@ -91,10 +101,13 @@ function listLinesToMask(text: string): number[] | null {
   const length = text.length;
   let at = 0;
   for (;;) {
-    DIGIT.lastIndex = at;
-    if (!DIGIT.test(text)) break;
-    const start = DIGIT.lastIndex - 1;
-    let end = start + 1;
+    DIGIT_TO_PLACE.lastIndex = at;
+    if (!DIGIT_TO_PLACE.test(text)) break;
+    const found = DIGIT_TO_PLACE.lastIndex - 1;
+    // `text[at]` is no digit (but at 0): the run holding `found` starts at or after `at`.
+    let start = found;
+    while (start > at && isDigitCode(text.charCodeAt(start - 1))) start--;
+    let end = found + 1;
     while (end < length && isDigitCode(text.charCodeAt(end))) end++;
     at = end;
     const after = end < length ? text.charCodeAt(end) : -1;
