@@ -2,10 +2,11 @@
  * The passes of `maskToolOutput` after the UUIDs: timestamps, clock times,
  * durations, hex ids, seeds, process ids and `0x` numbers. Every one of them
  * needs an ASCII digit, and none reaches past a line break but a seed's or a
- * pid's whitespace, so a line whose digits none of them can match stays as
- * it is: only the lines where one might (a few in a hundred in real tool
- * output) go through the passes, which are regular expressions the engine
- * has to try at every position.
+ * pid's whitespace, nor past a separator such as a quote or a bracket, so a
+ * part of a line whose digits none of them can match stays as it is: only the
+ * parts where one might (a few in a hundred in real tool output) go through
+ * the passes, which are regular expressions the engine has to try at every
+ * position.
  */
 import { maskVolatileNumbers } from "../protocol/hashes";
 import { isSpaceCode, isWordCode } from "./char-codes";
@@ -41,37 +42,38 @@ export function maskNumbers(text: string): string {
   return maskVolatileNumbers(masked);
 }
 
-/** Past this share of the text on lines to mask, the passes run over all of it. */
+/** Past this share of the text in parts to mask, the passes run over all of it. */
 const MOST = 0.7;
 
 /**
- * `maskNumbers(text)`, running the passes over the lines where a pattern may
- * match only. Each pass acts on each line alone (no pattern spans a line
- * break, and a seed or pid whose digits are on another line sends the whole
- * text through the passes), so a line where no pattern matches is never
- * changed by a later pass either, and the lines where one may, joined by
- * line breaks, come out of the passes as they would inside the whole text.
+ * `maskNumbers(text)`, running the passes over the parts of lines where a
+ * pattern may match only. Each pass acts on each part alone (no pattern spans
+ * a line break or a `SEPARATORS` character, and a seed or pid whose digits
+ * are on another line sends the whole text through the passes), so a part
+ * where no pattern matches is never changed by a later pass either, and the
+ * parts where one may, joined by line breaks, come out of the passes as they
+ * would inside the whole text.
  */
 export function maskLinesWithNumbers(text: string): string {
-  const lines = listLinesToMask(text);
-  if (lines === null) return maskNumbers(text);
-  if (lines.length === 0) return text;
+  const spans = listPartsToMask(text);
+  if (spans === null) return maskNumbers(text);
+  if (spans.length === 0) return text;
   let chars = 0;
   const parts: string[] = [];
-  for (let i = 0; i < lines.length; i += 2) {
-    parts.push(text.slice(lines[i], lines[i + 1]));
-    chars += lines[i + 1] - lines[i];
+  for (let i = 0; i < spans.length; i += 2) {
+    parts.push(text.slice(spans[i], spans[i + 1]));
+    chars += spans[i + 1] - spans[i];
   }
   if (chars > text.length * MOST) return maskNumbers(text);
   const joined = parts.join("\n");
-  // Joined lines are neighbours that were not: a seed there could reach the next one.
+  // Joined parts are neighbours that were not: a seed there could reach the next one.
   if (SPLIT_SEED.test(joined)) return maskNumbers(text);
   const masked = maskNumbers(joined).split("\n");
   let out = "";
   let copied = 0;
-  for (let i = 0; i < lines.length; i += 2) {
-    out += text.slice(copied, lines[i]) + masked[i / 2];
-    copied = lines[i + 1];
+  for (let i = 0; i < spans.length; i += 2) {
+    out += text.slice(copied, spans[i]) + masked[i / 2];
+    copied = spans[i + 1];
   }
   return out + text.slice(copied);
 }
@@ -93,11 +95,12 @@ const AFTER = flagCodes("-:hmx. \tsnu\u00b5abcdef");
 const BEFORE = flagCodes("<abcdef \t\n\r\u000b\f\u00a0:=dD");
 
 /**
- * The lines (start and end offsets, line breaks excluded) where a pattern may
- * match, in order; null when a seed or pid may take its digits from a later line.
+ * The parts of lines (start and end offsets, between line breaks or
+ * `SEPARATORS`) where a pattern may match, in order; null when a seed or pid
+ * may take its digits from a later line.
  */
-function listLinesToMask(text: string): number[] | null {
-  const lines: number[] = [];
+function listPartsToMask(text: string): number[] | null {
+  const spans: number[] = [];
   const length = text.length;
   let at = 0;
   for (;;) {
@@ -116,14 +119,25 @@ function listLinesToMask(text: string): number[] | null {
     const place = placeDigitRun(text, start, end, before, after);
     if (place === NO_MATCH) continue;
     if (place === ACROSS_LINES) return null;
-    const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-    let lineEnd = text.indexOf("\n", end);
-    if (lineEnd === -1) lineEnd = length;
-    lines.push(lineStart, lineEnd);
-    at = lineEnd;
+    let partStart = start;
+    while (partStart > 0 && !isFlagged(SEPARATORS, text.charCodeAt(partStart - 1))) partStart--;
+    let partEnd = end;
+    while (partEnd < length && !isFlagged(SEPARATORS, text.charCodeAt(partEnd))) partEnd++;
+    spans.push(partStart, partEnd);
+    at = partEnd;
   }
-  return lines;
+  return spans;
 }
+
+/**
+ * Where the parts to mask end: the line break, and characters that no pattern
+ * matches and that every pattern's `\b` or lookaround reads as it reads the
+ * start or end of the text (not word characters, whitespace, `.`, `,`, `:`,
+ * `=`, `-`, `+`, `<`, `>` or `#`). A pass over a text cut at them masks each
+ * piece as it would inside the text; a long line of JSON or code so goes
+ * through the passes by the few pieces around its timestamps and ids.
+ */
+const SEPARATORS = flagCodes("\n\"'`/\\()[]{}|;!?@$%^&*~");
 
 const NO_MATCH = 0;
 const ON_ITS_LINE = 1;
