@@ -202,16 +202,20 @@ function isUnitAt(text: string, at: number): boolean {
 
 /** Whether the word holding `text[start, end)` is a hex id: 7 to 64 lowercase hex characters. */
 function isHexIdAround(text: string, start: number, end: number): boolean {
+  // Walking out from the digits, the first word character that is no hex digit (in a file path, an identifier) decides.
   let from = start;
-  while (from > 0 && isWordCode(text.charCodeAt(from - 1))) from--;
-  let to = end;
-  while (to < text.length && isWordCode(text.charCodeAt(to))) to++;
-  if (to - from < 7 || to - from > 64) return false;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (!isDigitCode(c) && !isHexLetterCode(c)) return false;
+  for (; from > 0; from--) {
+    const c = text.charCodeAt(from - 1);
+    if (!isWordCode(c)) break;
+    if (!isHexLetterCode(c) && !isDigitCode(c)) return false;
   }
-  return true;
+  let to = end;
+  for (; to < text.length; to++) {
+    const c = text.charCodeAt(to);
+    if (!isWordCode(c)) break;
+    if (!isHexLetterCode(c) && !isDigitCode(c)) return false;
+  }
+  return to - from >= 7 && to - from <= 64;
 }
 
 /** Whether `seed`/`pid` (any case), an optional `:`/`=` and whitespace come before `start`, and whether that whitespace holds a line break. */
