@@ -85,10 +85,17 @@ export function maskLinesWithNumbers(text: string): string {
  * duration unit (`UNITS`) or hex id needs there. It matches at least every
  * run `placeDigitRun` does not rule out, so the engine skips the counts, line
  * numbers and versions that most digits of real output are (one call per run
- * would cost more than the scan); the match is that one digit.
+ * would cost more than the scan); the match is that one digit. Each branch
+ * first checks the one character next to the digit that it needs (one class
+ * of them), which fails at most digits before any alternative is tried.
  */
-const DIGIT_TO_PLACE =
-  /\d(?:(?=[a-f]|:\d\d:\d\d|-\d\d-\d\d[T ]\d\d:\d\d|[hm]\d|x[0-9a-fA-F]|(?:\.\d+)?[ \t]?(?:seconds|minutes|sec|min|ms|ns|us|\u00b5s|s|m|h)(?!\w))|(?<=[<a-f]\d)|(?<=(?:[sS][eE][eE][dD]|[pP][iI][dD])[:=]?\s*\d))/g;
+const DIGIT_TO_PLACE = new RegExp(
+  String.raw`\d(?:` +
+    String.raw`(?=[a-fhmx:\-. \tsnu\u00b5])(?=[a-f]|:\d\d:\d\d|-\d\d-\d\d[T ]\d\d:\d\d|[hm]\d|x[0-9a-fA-F]|(?:\.\d+)?[ \t]?(?:seconds|minutes|sec|min|ms|ns|us|\u00b5s|s|m|h)(?!\w))` +
+    String.raw`|(?<=[<a-f:=\sdD]\d)(?:(?<=[<a-f]\d)|(?<=(?:[sS][eE][eE][dD]|[pP][iI][dD])[:=]?\s*\d))` +
+    ")",
+  "g",
+);
 /** Characters after a digit run that a pattern may need there: `- : h m x . space tab s n u µ a-f`. */
 const AFTER = flagCodes("-:hmx. \tsnu\u00b5abcdef");
 /** Characters before a digit run that a pattern may need there: `<`, `a-f`, whitespace, `:`/`=` and the `d` of seed and pid. */
