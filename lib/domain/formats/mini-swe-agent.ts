@@ -22,6 +22,7 @@ import {
   DocumentEvents,
   readExitStatus,
   readOptionalObject,
+  stringifyLater,
   SYNTHETIC_CLOCK_START_MS,
 } from "./swe-agent";
 
@@ -126,7 +127,7 @@ function mapAssistant(doc: DocumentEvents, message: Message, answer: Message | u
   const completion = readNumber(usage.completion_tokens);
   const tokens = readNumber(usage.total_tokens) ?? (prompt === undefined && completion === undefined ? undefined : (prompt ?? 0) + (completion ?? 0));
   const commands = [...message.text.matchAll(BASH_BLOCK)].map((match) => match[1]);
-  const origin = { record, raw: () => JSON.stringify(message.source), sourceType: "assistant" };
+  const origin = { record, raw: stringifyLater(message.source), sourceType: "assistant" };
   doc.emit({
     id: `${record}:call`,
     ts,
@@ -143,7 +144,7 @@ function mapAssistant(doc: DocumentEvents, message: Message, answer: Message | u
   if (commands.length !== 1 || answer === undefined) return;
   const command = commands[0];
   const result = readObservation(answer.text);
-  const answerOrigin = { record: `messages[${answer.index}]`, raw: () => JSON.stringify(answer.source), sourceType: "user" };
+  const answerOrigin = { record: `messages[${answer.index}]`, raw: stringifyLater(answer.source), sourceType: "user" };
   const ok = result.exitCode !== undefined ? result.exitCode === 0 : result.timedOut ? false : undefined;
   doc.emit({ id: `${record}:tool`, ts, type: "tool.called", node: MAIN_NODE, tool: "bash", args: { command }, ok, outputHash: hashToolOutput(answer.text), exitCode: result.exitCode }, answerOrigin);
   // Every edit here goes through the shell (sed, heredocs, git checkout): its files are what edit_undo reads.

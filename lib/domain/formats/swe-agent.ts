@@ -117,7 +117,7 @@ interface Step {
 }
 
 function mapStep(doc: DocumentEvents, s: Step): void {
-  const origin = { record: s.record, raw: () => JSON.stringify(s.step), sourceType: "trajectory" };
+  const origin = { record: s.record, raw: stringifyLater(s.step), sourceType: "trajectory" };
   const id = s.record;
   const ts = formatIsoTimestamp(s.tsMs);
   const response = readString(s.step.response) ?? readString(s.step.thought);
@@ -257,13 +257,13 @@ export class DocumentEvents {
       ...extra,
     };
     // Serialised when something reads `raw` (storing does; detecting does not).
-    this.emit(event, { record: null, raw: task === undefined ? JSON.stringify(task) : () => JSON.stringify(task), sourceType: "task" });
+    this.emit(event, { record: null, raw: task === undefined ? JSON.stringify(task) : stringifyLater(task), sourceType: "task" });
   }
 
   /** The final `info.submission` as an `artifact.diff`, then `run.completed` when the run's end is known. */
   finish(tsMs: number, info: Record<string, unknown> | null, end: { terminalStatus: string; stopReason: string } | null): void {
     if (info === null) return;
-    const origin = { record: null, raw: () => JSON.stringify(info), sourceType: "info" };
+    const origin = { record: null, raw: stringifyLater(info), sourceType: "info" };
     const ts = formatIsoTimestamp(tsMs);
     const patch = readString(info.submission);
     if (patch !== undefined && patch.trim() !== "") {
@@ -276,6 +276,16 @@ export class DocumentEvents {
     const full = withDefinedFields({ v: 1, runId: this.runId }, event);
     this.out.push(toParseItem(full, { line: null, record: origin.record, raw: origin.raw, sourceType: origin.sourceType, format: this.format }));
   }
+}
+
+/**
+ * A record's JSON text, made when something first reads an event's `raw`.
+ * Made here rather than written inline in an origin literal: an arrow
+ * function there is named `raw`, and tsx (which runs the sources) keeps
+ * function names by defining `name` on every such closure, one per event.
+ */
+export function stringifyLater(record: unknown): () => string {
+  return () => JSON.stringify(record);
 }
 
 /** The files a `git diff` names (`diff --git a/<path> b/<path>`), in order, once each. */
