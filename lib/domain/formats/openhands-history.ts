@@ -13,6 +13,7 @@ import {
   isAgentStep,
   isToolAction,
   readHistoryEvent,
+  readEventRaw,
   readModelResponse,
   readStepText,
   readStepTokens,
@@ -229,7 +230,7 @@ class HistoryMapper {
       toParseItem(omitUndefined(event), {
         line: this.ctx.line,
         record: from?.record ?? null,
-        raw: from !== null ? () => from.raw : this.ctx.instanceRaw,
+        raw: from !== null ? () => readEventRaw(from) : this.ctx.instanceRaw,
         sourceType: from === null ? sourceType : describeSourceType(from),
         format: "openhands",
       }),

@@ -9,7 +9,6 @@
 import { describeJsonType, isJsonObject } from "./json-line";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { mustBe } from "./protocol-fields";
-import { defineLazyRaw } from "./lazy-raw";
 import { parseIsoTimestamp } from "./timestamp";
 
 /** One history event whose envelope was read. */
@@ -27,8 +26,8 @@ export interface OpenHandsEvent {
   body: Record<string, unknown>;
   /** `history[<id>]`: where the event sits, as the format names it. */
   record: string;
-  /** The event's JSON. */
-  raw: string;
+  /** The event's JSON once `readEventRaw` made it. */
+  rawText: string | undefined;
 }
 
 /**
@@ -69,9 +68,20 @@ export function readHistoryEvent(value: unknown, index: number): OpenHandsEvent 
     cause: cause !== undefined && Number.isSafeInteger(cause) ? cause : undefined,
     body: value,
     record,
+    rawText: undefined,
   };
-  // Serialised again only when read (see `EventOrigin.raw`).
-  return defineLazyRaw(event, () => JSON.stringify(value));
+  return event;
+}
+
+/**
+ * The event's JSON, made when an item from it first has its `raw` read
+ * (storing does; detecting does not) and then kept for the event's other
+ * items. A field of the event rather than a lazy property on every entry of
+ * the history: most entries give no item, and defining properties costs.
+ */
+export function readEventRaw(event: OpenHandsEvent): string {
+  event.rawText ??= JSON.stringify(event.body);
+  return event.rawText;
 }
 
 /** The type the source itself used: `action:run`, `observation:edit`. */
