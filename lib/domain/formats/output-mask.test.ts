@@ -84,6 +84,15 @@ describe("masking tool output", () => {
     fc.assert(fc.property(output, (text) => maskToolOutput(text) === maskByPatterns(text)), { seed: 20_261_124, numRuns: 5000 });
   });
 
+  it("masks the parts of long lines cut at quotes, brackets and the like as the patterns mask the whole", () => {
+    // Long lines of JSON or code with a few masked values, so the parts (not the whole text) go through the passes.
+    const separator = fc.constantFrom(...`"'\`/\\()[]{}|;!?@$%^&*~`);
+    const filler = fc.constantFrom(' "status": "ok", ', " call(done) ", "[x] {y} /path/to/file ", " plain words ", "\n");
+    const piece = fc.oneof({ weight: 3, arbitrary: filler }, { weight: 2, arbitrary: separator }, { weight: 2, arbitrary: token });
+    const line = fc.array(piece, { maxLength: 120, size: "max" }).map((parts) => parts.join(""));
+    fc.assert(fc.property(line, (text) => maskToolOutput(text) === maskByPatterns(text)), { seed: 20_261_124, numRuns: 5000 });
+  });
+
   it("masks a long output with few changing lines as the patterns do", () => {
     const lines = Array.from({ length: 400 }, (_, i) => (i % 37 === 0 ? `took 5 ms at 12:00:0${i % 10} seed=${i}` : `line ${i} of the log, ok`));
     const text = lines.join("\n");
