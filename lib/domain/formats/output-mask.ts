@@ -4,8 +4,9 @@
  * of every agent format goes through here, often over tens of kilobytes, so
  * UUIDs are found from their hyphens rather than by trying the pattern at
  * every position, and the other passes (`mask-numbers.ts`) run only over the
- * lines they may change; each pass still replaces exactly what its pattern
- * (kept as the definition) matches, in the same order.
+ * parts of lines they may change (`mask-number-parts.ts`); each pass still
+ * replaces exactly what its pattern (kept as the definition) matches, in the
+ * same order.
  */
 import { normalizeLineEndings, sha256Hex } from "../protocol/hashes";
 import { isWordCode } from "./char-codes";
