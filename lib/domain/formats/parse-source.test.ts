@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ParsedEvent } from "./types";
+import { FUZZ_SAMPLES } from "./fuzz-samples";
 import { parseProtocolLines, parseSource, UNSUPPORTED_FORMAT_MESSAGE, type ParseSourceOptions, type SourceItem } from "./parse-source";
 
 const FIXTURES = new URL("../../../fixtures/", import.meta.url);
@@ -114,6 +115,19 @@ describe("parseSource on bad input", () => {
     expect(items.find((i) => i.kind === "run")).toMatchObject({ runId: "51a0c2d3-7e84-4b91-a6f5-3c2d1e0f9a8b", facts: { stopReason: "Tests gr\ufffdn; ticket closed" } });
     expect(eventsOf(items).length).toBe(eventsOf(await parseAll(report)).length);
     expect(JSON.stringify(items)).not.toContain("\\u0000");
+  });
+
+  it("reports a JSON document's format before its first item, its lines that are not text included", async () => {
+    const sample = FUZZ_SAMPLES.find((s) => s.format === "swe-agent")!;
+    const bytes = Buffer.from(sample.text, "utf8");
+    // A Latin-1 byte inside the document's first string value: a line that is not valid UTF-8.
+    bytes[bytes.indexOf('"', bytes.indexOf(":")) + 1] = 0xe9;
+    const seen: string[] = [];
+    for await (const item of parseSource(chunked(new Uint8Array(bytes)), { sourceKey: sample.sourceKey, onFormat: (f) => seen.push(`format ${f}`) })) {
+      seen.push(item.kind === "error" ? `error ${item.message}` : item.kind);
+    }
+    expect(seen[0]).toBe("format swe-agent");
+    expect(seen).toContain("error line is not valid UTF-8: read with U+FFFD in place of the bad bytes");
   });
 
   it("yields nothing for an empty or blank source", async () => {

@@ -228,9 +228,9 @@ function* listWholeJsonItems(read: ReadDocument | string, opts: ParseSourceOptio
     return;
   }
   const key = opts.sourceFolder !== undefined && opts.sourceFolder !== "" ? `${opts.sourceFolder}/${opts.sourceKey}` : opts.sourceKey;
-  for (const problem of read.problems) yield withEndOffset(problem, read.endOffset);
   const parsed = parseJsonDocument(read.text, key, opts.sourceModifiedMs);
   opts.onFormat?.(parsed.ok ? parsed.format : "unknown");
+  for (const problem of read.problems) yield withEndOffset(problem, read.endOffset);
   if (!parsed.ok) {
     yield { kind: "error", line: null, message: parsed.message ?? UNSUPPORTED_FORMAT_MESSAGE };
     return;
