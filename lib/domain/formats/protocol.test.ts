@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseProtocolLine, validateProtocolEvent } from "./protocol";
 import { parseIsoTimestamp } from "./timestamp";
@@ -50,6 +51,30 @@ describe("validateProtocolEvent: envelope", () => {
     rejects({ ...base, ts: "2026-02-30T00:00:00Z", type: "x" }, 'field "ts" must be an ISO-8601 timestamp (got "2026-02-30T00:00:00Z")');
     rejects({ ...base, ts: "March 7 2026", type: "x" }, 'field "ts" must be an ISO-8601 timestamp (got "March 7 2026")');
     rejects({ ...base, ts: 1785853200000, type: "x" }, 'field "ts" must be an ISO-8601 timestamp string (got number)');
+  });
+
+  it("refuses stored text holding a NUL or a lone surrogate, naming the first such field", () => {
+    const nul = (name: string) => `field "${name}" must not contain a NUL character (\\u0000)`;
+    const lone = (name: string) => `field "${name}" must be valid Unicode text (it holds a lone surrogate)`;
+    rejects({ ...base, runId: "r\u0000", type: "x" }, nul("runId"));
+    rejects({ ...base, type: "x", title: "a\uD800b" }, lone("title"));
+    rejects({ ...base, type: "x", title: "ab\uDC00" }, lone("title"));
+    rejects({ ...base, type: "x", title: "\uDC00\uD800" }, lone("title"));
+    rejects({ ...base, type: "x", title: "\uD83D", note: "\u0000" }, lone("title"));
+    rejects({ ...base, type: "x", title: "\uD83D\u0000" }, nul("title"));
+    accepts({ ...base, type: "x", title: "loop \uD83D\uDD01 again", other: { nested: "\u0000\uD800" } });
+  });
+
+  it("finds a lone surrogate exactly where the pattern of one matches", () => {
+    const lonePattern = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const unit = fc.constantFrom("a", "é", "\uD83D", "\uDE00", "\uDBFF", "\uDC00", "\u4E2D");
+    const text = fc.array(unit, { maxLength: 8 }).map((units) => units.join(""));
+    fc.assert(
+      fc.property(text, (title) => {
+        const result = validateProtocolEvent({ ...base, type: "x", title });
+        expect(result.ok).toBe(!lonePattern.test(title));
+      }),
+    );
   });
 
   it("accepts v absent, null or 1 and rejects any other version", () => {
