@@ -53,6 +53,15 @@ describe("validateProtocolEvent: envelope", () => {
     rejects({ ...base, ts: 1785853200000, type: "x" }, 'field "ts" must be an ISO-8601 timestamp string (got number)');
   });
 
+  it("reads each event's ts on its own, also when the one before had the same or another", () => {
+    const instants = ["2026-08-04T14:20:00.123Z", "2026-08-04T14:20:00.123Z", "yesterday", "yesterday", "2026-08-04T16:20:00+02:00", "2026-08-04T14:20:00.123Z"].map((ts) => {
+      const result = validateProtocolEvent({ ...base, ts, type: "x" });
+      return result.ok ? result.tsMs : result.message;
+    });
+    const refused = 'field "ts" must be an ISO-8601 timestamp (got "yesterday")';
+    expect(instants).toEqual([1785853200123, 1785853200123, refused, refused, 1785853200000, 1785853200123]);
+  });
+
   it("refuses stored text holding a NUL or a lone surrogate, naming the first such field", () => {
     const nul = (name: string) => `field "${name}" must not contain a NUL character (\\u0000)`;
     const lone = (name: string) => `field "${name}" must be valid Unicode text (it holds a lone surrogate)`;
