@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineSplitter, splitLines, splitLinesSync, type LineItem } from "./lines";
 
@@ -137,6 +138,16 @@ describe("splitLines", () => {
         { line: 4, text: '{"c":3}', endOffset: 32 },
       ]);
     }
+  });
+
+  it("finds a NUL byte in any part of a line the chunks cut, whether the line ends with a newline or with the input", async () => {
+    const piece = fc.constantFrom("a", "\u0000", "\n", "\r", "é", " ");
+    const input = fc.array(piece, { maxLength: 40 }).map((pieces) => encoder.encode(pieces.join("")));
+    await fc.assert(
+      fc.asyncProperty(input, fc.integer({ min: 1, max: 8 }), async (bytes, size) => {
+        expect(await collect(slice(bytes, size))).toEqual(await collect([bytes]));
+      }),
+    );
   });
 
   it("has a sync variant for strings", () => {
