@@ -76,6 +76,15 @@ describe("splitLines", () => {
     expect(items[1]).toEqual({ line: 2, text: "{}", endOffset: 1_048_604 });
   });
 
+  it("keeps the start of a line held across chunks when the reader reuses its buffer", () => {
+    const splitter = new LineSplitter();
+    // A Buffer, as a file read gives: its own `slice` is a view of the same memory.
+    const buffer = Buffer.from("first\nsecond-");
+    expect(splitter.push(buffer)).toEqual([{ line: 1, text: "first", endOffset: 6 }]);
+    buffer.fill(0x78);
+    expect(splitter.push("half\n")).toEqual([{ line: 2, text: "second-half", endOffset: 18 }]);
+  });
+
   it("does not buffer an over-long line while discarding it", () => {
     const splitter = new LineSplitter({ maxLineBytes: 16 });
     const chunk = new Uint8Array(1024).fill(0x61);

@@ -142,8 +142,8 @@ export class LineSplitter {
       this.pendingHasNoNul = true;
       return;
     }
-    // Copied: a reader may reuse its buffer for the next chunk.
-    this.pending.push(bytes.slice(start, end));
+    // Copied: a reader may reuse its buffer for the next chunk. (A Buffer's own `slice` is a view.)
+    this.pending.push(Uint8Array.prototype.slice.call(bytes, start, end));
     this.pendingBytes += size;
     this.pendingHasNoNul &&= noNul;
   }
