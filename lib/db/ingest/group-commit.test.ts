@@ -114,8 +114,9 @@ describe("GroupCommit on SQLite", () => {
     const group = new GroupCommit(counted, 100);
     expect(group.load()).toEqual({ backlog: 0, waitMs: 0 });
     const slow = async (tx: SqlDb) => {
-      const until = Date.now() + 30;
-      while (Date.now() < until); // a part that holds the writer for 30 ms
+      // performance.now, as the queue's own clock: Date.now's whole milliseconds could end this after 29.01 ms.
+      const until = performance.now() + 30;
+      while (performance.now() < until); // a part that holds the writer for 30 ms
       return insert(`s${Math.random()}`)(tx);
     };
     const first = group.submit(10, slow);
