@@ -115,15 +115,13 @@ export async function* parseSource(
     }
     // A document's items come from a plain generator: a second async one between it and the caller
     // would cost a promise per item, for a source of a few items as much as detecting its format.
-    // A document that detection read whole is not waited for again.
+    const rest = exhausted ? null : iterator;
     if (format === "json-document" || JSON_ONLY_FORMATS.has(format)) {
       // A run export holds a whole run (100,000 events are some 50 MB): it gets a limit of its own.
       const documentOpts = format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts;
-      const read = exhausted ? readHeldDocument(head, documentOpts) : await readDocument(replay(head, iterator, false), documentOpts);
-      for (const item of listWholeJsonItems(read, opts)) yield item;
+      for (const item of listWholeJsonItems(await readDocument(head, rest, documentOpts), opts)) yield item;
     } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
-      const read = exhausted ? readHeldDocument(head, opts) : await readDocument(replay(head, iterator, false), opts);
-      for (const item of listDocumentItems(read, format, opts)) yield item;
+      for (const item of listDocumentItems(await readDocument(head, rest, opts), format, opts)) yield item;
     } else {
       // An OpenHands evaluation line is a whole instance: hundreds of kilobytes, often megabytes.
       const maxLineBytes = opts.maxLineBytes ?? (format === "openhands" ? MAX_INSTANCE_LINE_BYTES : undefined);
@@ -249,28 +247,30 @@ interface ReadDocument {
  * A document's text (BOM removed), the offset after it and an error for each
  * line that is not text (invalid UTF-8, a NUL byte): such a line is read with
  * U+FFFD in place of its bad bytes, so the rest of the document still counts
- * and no NUL reaches the database. Or why the document was not read.
+ * and no NUL reaches the database. Or why the document was not read. Its
+ * chunks are `head` (what detection read), then what `rest` gives (null when
+ * detection read the whole source: nothing is waited for again).
  */
-async function readDocument(chunks: AsyncIterable<Uint8Array | string>, opts: ParseSourceOptions): Promise<ReadDocument | string> {
+async function readDocument(
+  head: Uint8Array[],
+  rest: AsyncIterator<Uint8Array | string> | null,
+  opts: ParseSourceOptions,
+): Promise<ReadDocument | string> {
   const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
-  const parts: Uint8Array[] = [];
+  const tooLarge = `document is over the ${formatByteLimit(limit)} limit`;
+  const parts = head.slice();
   let size = 0;
-  const encoder = ENCODER;
-  for await (const chunk of chunks) {
-    const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+  for (const part of parts) size += part.length;
+  if (size > limit) return tooLarge;
+  while (rest !== null) {
+    const next = await rest.next();
+    if (next.done === true) break;
+    const bytes = typeof next.value === "string" ? ENCODER.encode(next.value) : next.value;
     size += bytes.length;
-    if (size > limit) return `document is over the ${formatByteLimit(limit)} limit`;
+    if (size > limit) return tooLarge;
     parts.push(bytes);
   }
   return decodeDocument(parts, size, opts);
-}
-
-/** `readDocument` of a source whose chunks are all at hand (detection read it whole). */
-function readHeldDocument(parts: Uint8Array[], opts: ParseSourceOptions): ReadDocument | string {
-  const limit = opts.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
-  let size = 0;
-  for (const part of parts) size += part.length;
-  return size > limit ? `document is over the ${formatByteLimit(limit)} limit` : decodeDocument(parts, size, opts);
 }
 
 /** The document `parts` hold, `size` bytes in all: see `readDocument`. */
