@@ -69,3 +69,13 @@ export function defineLazyRaw<T extends object>(target: T, make: () => string): 
   Object.defineProperty(target, "raw", LAZY_RAW);
   return target as T & { raw: string };
 }
+
+/**
+ * A record's JSON text, made when something first reads an event's `raw`.
+ * A function, not an arrow written inline in an origin literal: such an arrow
+ * function there is named `raw`, and tsx (which runs the sources) keeps
+ * function names by defining `name` on every such closure, one per event.
+ */
+export function stringifyLater(record: unknown): () => string {
+  return () => JSON.stringify(record);
+}

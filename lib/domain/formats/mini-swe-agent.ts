@@ -22,9 +22,9 @@ import {
   DocumentEvents,
   readExitStatus,
   readOptionalObject,
-  stringifyLater,
   SYNTHETIC_CLOCK_START_MS,
 } from "./swe-agent";
+import { stringifyLater } from "./lazy-raw";
 
 /** mini-SWE-agent `.traj.json`: `messages` beside `info`, `instance_id` or its `trajectory_format`. */
 export const MINI_SWE_AGENT_TRAJ: JsonDocumentFormat = {

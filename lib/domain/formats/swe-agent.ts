@@ -14,6 +14,7 @@ import { readNumber, readObject, readString } from "./foreign-envelope";
 import { describeJsonType, isJsonObject } from "./json-line";
 import { toParseItem } from "./parsed-event";
 import { withDefinedFields } from "./omit-undefined";
+import { stringifyLater } from "./lazy-raw";
 import { MAX_ID_LENGTH } from "./protocol";
 import { mustBe } from "./protocol-fields";
 import { formatIsoTimestamp } from "./timestamp";
@@ -276,16 +277,6 @@ export class DocumentEvents {
     const full = withDefinedFields({ v: 1, runId: this.runId }, event);
     this.out.push(toParseItem(full, { line: null, record: origin.record, raw: origin.raw, sourceType: origin.sourceType, format: this.format }));
   }
-}
-
-/**
- * A record's JSON text, made when something first reads an event's `raw`.
- * Made here rather than written inline in an origin literal: an arrow
- * function there is named `raw`, and tsx (which runs the sources) keeps
- * function names by defining `name` on every such closure, one per event.
- */
-export function stringifyLater(record: unknown): () => string {
-  return () => JSON.stringify(record);
 }
 
 /** The files a `git diff` names (`diff --git a/<path> b/<path>`), in order, once each. */
