@@ -73,7 +73,7 @@ export function defineLazyRaw<T extends object>(target: T, make: () => string): 
 /**
  * A record's JSON text, made when something first reads an event's `raw`.
  * A function, not an arrow written inline in an origin literal: such an arrow
- * function there is named `raw`, and tsx (which runs the sources) keeps
+ * is named `raw`, and tsx (which runs the sources) keeps
  * function names by defining `name` on every such closure, one per event.
  */
 export function stringifyLater(record: unknown): () => string {
