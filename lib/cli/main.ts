@@ -7,12 +7,12 @@ async function buildUsage(): Promise<string> {
   const [
     { INGEST_USAGE }, { DETECT_USAGE }, { KEYS_USAGE }, { USER_USAGE }, { SHARE_USAGE }, { NOTIFY_USAGE },
     { HOOK_USAGE }, { PRUNE_USAGE }, { BACKUP_USAGE }, { SERVE_USAGE }, { UP_USAGE },
-    { EXPORT_USAGE },
+    { EXPORT_USAGE }, { MIGRATE_USAGE },
   ] = await Promise.all([
     import("./ingest-command"), import("./detect-command"), import("./keys-command"), import("./user-command"),
     import("./share-command"), import("./notify-command"), import("./hook-command"), import("./prune-command"),
     import("./backup-command"), import("./serve-command"), import("./up-command"),
-    import("./export-command"),
+    import("./export-command"), import("./migrate-command"),
   ]);
   return `loopscope: see, stop and resume AI coding agents that go round in circles
 
@@ -59,40 +59,28 @@ ${PRUNE_USAGE}
 
 ${BACKUP_USAGE}
 
+${MIGRATE_USAGE}
+
 ${SERVE_USAGE}`;
+}
+
+/** Whether the arguments after a command ask for its help (`--help` anywhere before `--`, or `-h` first). */
+function asksForHelp(rest: readonly string[]): boolean {
+  const end = rest.indexOf("--");
+  return rest[0] === "-h" || (end === -1 ? rest : rest.slice(0, end)).includes("--help");
 }
 
 /** Runs the command line; returns the exit status (2 for usage errors). */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const known = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : null;
   try {
+    if (known !== null && asksForHelp(rest)) {
+      console.log(await known.usage());
+      return 0;
+    }
+    if (known !== null) return await known.run(rest);
     switch (command) {
-      case "ingest":
-        return await (await import("./ingest-command")).runIngestCommand(rest);
-      case "detect":
-        return await (await import("./detect-command")).runDetectCommand(rest);
-      case "keys":
-        return await (await import("./keys-command")).runKeysCommand(rest);
-      case "user":
-        return await (await import("./user-command")).runUserCommand(rest);
-      case "share":
-        return await (await import("./share-command")).runShareCommand(rest);
-      case "export":
-        return await (await import("./export-command")).runExportCommand(rest);
-      case "notify":
-        return await (await import("./notify-command")).runNotifyCommand(rest);
-      case "hook":
-        return await (await import("./hook-command")).runHookCommand(rest);
-      case "prune":
-        return await (await import("./prune-command")).runPruneCommand(rest);
-      case "backup":
-        return await (await import("./backup-command")).runBackupCommand(rest);
-      case "migrate":
-        return await (await import("./migrate-command")).runMigrateCommand();
-      case "serve":
-        return await (await import("./serve-command")).runServeCommand(rest);
-      case "up":
-        return await (await import("./up-command")).runUpCommand(rest);
       case undefined:
       case "help":
       case "--help":
@@ -104,7 +92,9 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`loopscope: ${error.message}\n\n${await buildUsage()}`);
+      // A command's own usage, not every command's: the error stays on the screen.
+      const usage = known === null ? await buildUsage() : `${await known.usage()}\n\n(\`loopscope --help\` lists every command)`;
+      console.error(`loopscope: ${error.message}\n\n${usage}`);
       return 2;
     }
     console.error(`loopscope: ${error instanceof Error ? error.message : String(error)}`);
@@ -112,3 +102,25 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+interface Command {
+  run: (rest: string[]) => Promise<number>;
+  usage: () => Promise<string>;
+}
+
+/** Each command, imported when it runs or when its usage is asked for. */
+const COMMANDS: Record<string, Command> = {
+  ingest: { run: async (r) => (await import("./ingest-command")).runIngestCommand(r), usage: async () => (await import("./ingest-command")).INGEST_USAGE },
+  detect: { run: async (r) => (await import("./detect-command")).runDetectCommand(r), usage: async () => (await import("./detect-command")).DETECT_USAGE },
+  keys: { run: async (r) => (await import("./keys-command")).runKeysCommand(r), usage: async () => (await import("./keys-command")).KEYS_USAGE },
+  user: { run: async (r) => (await import("./user-command")).runUserCommand(r), usage: async () => (await import("./user-command")).USER_USAGE },
+  share: { run: async (r) => (await import("./share-command")).runShareCommand(r), usage: async () => (await import("./share-command")).SHARE_USAGE },
+  export: { run: async (r) => (await import("./export-command")).runExportCommand(r), usage: async () => (await import("./export-command")).EXPORT_USAGE },
+  notify: { run: async (r) => (await import("./notify-command")).runNotifyCommand(r), usage: async () => (await import("./notify-command")).NOTIFY_USAGE },
+  hook: { run: async (r) => (await import("./hook-command")).runHookCommand(r), usage: async () => (await import("./hook-command")).HOOK_USAGE },
+  prune: { run: async (r) => (await import("./prune-command")).runPruneCommand(r), usage: async () => (await import("./prune-command")).PRUNE_USAGE },
+  backup: { run: async (r) => (await import("./backup-command")).runBackupCommand(r), usage: async () => (await import("./backup-command")).BACKUP_USAGE },
+  migrate: { run: async (r) => (await import("./migrate-command")).runMigrateCommand(r), usage: async () => (await import("./migrate-command")).MIGRATE_USAGE },
+  serve: { run: async (r) => (await import("./serve-command")).runServeCommand(r), usage: async () => (await import("./serve-command")).SERVE_USAGE },
+  up: { run: async (r) => (await import("./up-command")).runUpCommand(r), usage: async () => (await import("./up-command")).UP_USAGE },
+};
