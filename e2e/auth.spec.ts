@@ -129,6 +129,7 @@ test.describe("signing in", () => {
 
     const again = await (await freshContext(browser)).newPage();
     expect((await again.goto(path))!.status()).toBe(404);
+    await expect(again.getByRole("heading", { name: "This sign-in link cannot be used" })).toBeVisible();
     await signInThroughPage(again, name, "a long new password");
 
     expect(loopscopeCli(test.info(), ["user", "remove", name])).toContain(`removed ${name}`);

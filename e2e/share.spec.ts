@@ -85,6 +85,9 @@ test.describe("share links", () => {
     await expect(op.locator(`tr[data-share-id="${id}"]`)).toHaveCount(0);
 
     expect((await page.goto(path))!.status()).toBe(404);
+    // The reviewer is told why and what to do, not shown a bare "page could not be found".
+    await expect(page.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
+    await expect(page.getByText("Ask the person who sent it for a new one.", { exact: false })).toBeVisible();
     expect((await page.request.get(`/api/share/${token}/graph`)).status()).toBe(404);
     expect((await page.request.get(`/api/share/${token}/events`)).status()).toBe(404);
   });
