@@ -11,7 +11,9 @@ const humanize = (value: string) => value.replace(/_/g, " ");
 
 /** Halts per day, stacked by reason. */
 export function HaltsChart({ data }: { data: HaltsPerDay }) {
-  const rows = data.rows.map((r) => ({ day: r.day.slice(5), ...r.counts }));
+  // Month and day while every day is in one year; across years the year too, so the axis reads in order.
+  const oneYear = data.rows.every((r) => r.day.slice(0, 4) === data.rows[0].day.slice(0, 4));
+  const rows = data.rows.map((r) => ({ day: oneYear ? r.day.slice(5) : r.day, ...r.counts }));
   return (
     <div className="trend-chart" role="img" aria-label={`Halts per day by reason, ${data.rows.length} days`} data-testid="halts-chart">
       <ResponsiveContainer width="100%" height={240}>

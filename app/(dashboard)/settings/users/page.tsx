@@ -28,7 +28,7 @@ export default async function UsersPage() {
         <h2>Add a user</h2>
         <div className="panel-body">
           <AdminForm action={addUserAction} submit="Add and make a sign-in link" label="Add a user" className="stack-form">
-            <label>User name <input name="name" required maxLength={64} pattern="[A-Za-z0-9][A-Za-z0-9._@\-]*" /></label>
+            <label>User name <input name="name" required maxLength={64} pattern="[A-Za-z0-9][A-Za-z0-9._@\-]*" title="Letters, digits and . _ @ - (no spaces), starting with a letter or digit" /></label>
             <label>Role {roleSelect("viewer")}</label>
           </AdminForm>
         </div>
