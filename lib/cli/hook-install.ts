@@ -11,6 +11,7 @@ import {
 } from "@/lib/domain/claude-hook/hook-settings";
 import { parseArgs, UsageError } from "./args";
 import type { HookEnv } from "./hook-state";
+import { cliActor } from "./actor";
 
 /** Seconds Claude Code gives each hook call: the hook's own deadline (5 s) plus starting Node.js, with room to spare. */
 export const HOOK_TIMEOUT_SECONDS = 30;
@@ -110,7 +111,7 @@ async function createHookKey(cwd: string, env: HookEnv): Promise<string> {
     throw new UsageError("hook install needs --key (loopscope keys create <name> --scope ingest+control), or DATABASE_URL to create one");
   }
   try {
-    const k = await createApiKey(`claude-code-hook-${basename(cwd)}`, { scope: "ingest+control", expiresAt: null, createdBy: `cli:${env.USER ?? "unknown"}` });
+    const k = await createApiKey(`claude-code-hook-${basename(cwd)}`, { scope: "ingest+control", expiresAt: null, createdBy: cliActor(env) });
     console.error(`created key ${k.prefix}… (${k.name}, scope ${k.scope}) for the hook`);
     return k.key;
   } finally {

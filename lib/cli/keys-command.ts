@@ -2,6 +2,7 @@ import { closeDb } from "@/lib/db/client";
 import { API_KEY_SCOPES, createApiKey, listApiKeys, parseApiKeyScope, revokeApiKey } from "@/lib/db/api-keys";
 import { parseDurationMs } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
+import { cliActor } from "./actor";
 
 export const KEYS_USAGE = `usage: loopscope keys create <name> --scope ingest|ingest+control [--expires 90d]
                                       create an API key (printed once); ingest writes events,
@@ -22,7 +23,7 @@ export async function runKeysCommand(argv: string[]): Promise<number> {
       if (!scope) throw new UsageError(`--scope is one of ${API_KEY_SCOPES.join(", ")}, not "${String(rawScope)}"`);
       const expires = args.flags.get("expires");
       const expiresAt = typeof expires === "string" ? Date.now() + parseExpiry(expires) : null;
-      const k = await createApiKey(name, { scope, expiresAt, createdBy: `cli:${process.env.USER ?? "unknown"}` });
+      const k = await createApiKey(name, { scope, expiresAt, createdBy: cliActor() });
       console.log(k.key);
       console.error(`created key ${k.prefix}… (${k.name}, scope ${k.scope}${expiresAt ? `, expires ${new Date(expiresAt).toISOString()}` : ""}); it is shown only now: store it, e.g. as LOOPSCOPE_API_KEY`);
       return 0;
@@ -32,16 +33,19 @@ export async function runKeysCommand(argv: string[]): Promise<number> {
       if (keys.length === 0) console.log("no API keys yet: loopscope keys create <name> --scope ingest");
       const now = Date.now();
       for (const k of keys) {
-        const state = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : k.expiresAt !== null && k.expiresAt <= now ? "expired" : "active";
+        const state = k.revokedAt
+          ? `revoked ${new Date(k.revokedAt).toISOString()}`
+          : k.expiresAt === null ? "active" : k.expiresAt <= now ? "expired" : `active until ${new Date(k.expiresAt).toISOString()}`;
         const used = k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : "never";
-        console.log(`${k.prefix}…  ${k.name.padEnd(20)} ${k.scope.padEnd(15)} created ${new Date(k.createdAt).toISOString()}  last used ${used}  ${state}`);
+        console.log(`${k.prefix}…  ${k.name.padEnd(20)} ${k.scope.padEnd(15)} created ${new Date(k.createdAt).toISOString()}  last used ${used}  ${state}  id ${k.id}`);
       }
       return 0;
     }
     if (sub === "revoke") {
       const [arg] = rest;
       if (!arg) throw new UsageError("keys revoke needs the key's id or prefix");
-      const n = await revokeApiKey(arg, `cli:${process.env.USER ?? "unknown"}`);
+      // `keys list` shows a prefix with an ellipsis: copied as it is, it names the same key.
+      const n = await revokeApiKey(arg.replace(/…$/, ""), cliActor());
       if (n === 0) {
         console.error(`no active key with id or prefix ${arg}`);
         return 1;

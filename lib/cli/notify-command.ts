@@ -5,6 +5,7 @@ import { getLinkBaseUrl } from "@/lib/auth/config";
 import { NOTIFY_EVENTS, type NotifyEvent } from "@/lib/domain/notify/types";
 import { formatInstant } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
+import { cliActor } from "./actor";
 
 export const NOTIFY_USAGE = `usage: loopscope notify add <name> --webhook <url> | --slack <url>
                                       a channel, notified when a run halts and waits (prints a webhook's signing secret once)
@@ -26,7 +27,7 @@ export async function runNotifyCommand(argv: string[]): Promise<number> {
         const webhook = args.flags.get("webhook");
         const slack = args.flags.get("slack");
         if (!name || (typeof webhook === "string") === (typeof slack === "string")) throw new UsageError("notify add needs a name and one of --webhook <url> or --slack <url>");
-        const { channel, secret } = await createChannel({ name, kind: webhook ? "webhook" : "slack", url: String(webhook ?? slack), createdBy: `cli:${process.env.USER ?? "unknown"}` });
+        const { channel, secret } = await createChannel({ name, kind: webhook ? "webhook" : "slack", url: String(webhook ?? slack), createdBy: cliActor() });
         console.log(`added channel ${channel.name} (${channel.kind} to ${channel.urlHost}); it notifies when a run halts and waits`);
         if (secret) console.log(`signing secret (shown only now; verify X-Loopscope-Signature with it): ${secret}`);
         return 0;

@@ -3,6 +3,7 @@ import { createShareLink, findShareLinkId, listShareLinks, parseShareExpiry, rev
 import { getLinkBaseUrl } from "@/lib/auth/config";
 import { formatInstant } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
+import { cliActor } from "./actor";
 
 export const SHARE_USAGE = `usage: loopscope share create <runId> [--expires 7d] [--redact] [--by <name>]
                                       print a read-only link to one run (at most 90d)
@@ -18,7 +19,7 @@ export async function runShareCommand(argv: string[]): Promise<number> {
       const [runId] = args.positionals;
       if (!runId) throw new UsageError("share create needs a run id");
       const expiresInMs = parseShareExpiry(args.flags.get("expires") as string | undefined);
-      const by = typeof args.flags.get("by") === "string" ? String(args.flags.get("by")) : `cli:${process.env.USER ?? "unknown"}`;
+      const by = typeof args.flags.get("by") === "string" ? String(args.flags.get("by")) : cliActor();
       const made = await createShareLink({ runId, createdBy: by, expiresInMs, redact: args.flags.has("redact") });
       if (!made) {
         console.error(`loopscope: no run with id ${runId}`);
@@ -43,7 +44,7 @@ export async function runShareCommand(argv: string[]): Promise<number> {
       const [what] = parseArgs(rest, []).positionals;
       if (!what) throw new UsageError("share revoke needs the link's token, URL or id");
       const id = await findShareLinkId(what);
-      if (!id || !(await revokeShareLink(id, `cli:${process.env.USER ?? "unknown"}`))) {
+      if (!id || !(await revokeShareLink(id, cliActor()))) {
         console.error("loopscope: no active share link matches");
         return 1;
       }

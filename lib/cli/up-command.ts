@@ -36,7 +36,9 @@ export async function runUpCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const rawPort = args.flags.get("port");
-  if (rawPort !== undefined && !/^\d+$/.test(String(rawPort))) throw new UsageError(`--port takes a number, not "${String(rawPort)}"`);
+  if (rawPort !== undefined && !(/^\d+$/.test(String(rawPort)) && Number(rawPort) >= 1 && Number(rawPort) <= 65535)) {
+    throw new UsageError(`--port takes a port number from 1 to 65535, not "${String(rawPort)}"`);
+  }
   const interval = Number(args.flags.get("interval") ?? 250);
   if (!Number.isFinite(interval) || interval < 20) throw new UsageError("--interval takes a number of milliseconds (at least 20)");
   const hostname = String(args.flags.get("hostname") ?? "127.0.0.1");

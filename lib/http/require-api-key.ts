@@ -10,7 +10,11 @@ import { apiKeyFrom, jsonError } from "./api-auth";
  */
 export async function requireApiKey(request: Request, scope: ApiKeyScope): Promise<ApiKeyInfo | Response> {
   const key = await verifyApiKey(apiKeyFrom(request));
-  if (!key) return jsonError(401, "a valid API key is required: Authorization: Bearer <key> (an admin creates one with `npx loopscope keys create <name> --scope ingest`)");
+  if (!key) {
+    // A runtime that also takes decisions (the Claude Code hook, a control-API client) needs the wider scope from the start.
+    const create = scope === "ingest" ? "--scope ingest`, or `--scope ingest+control` for a runtime that also takes decisions such as the Claude Code hook" : "--scope ingest+control`";
+    return jsonError(401, `a valid API key is required: Authorization: Bearer <key> (an admin creates one with \`npx loopscope keys create <name> ${create})`);
+  }
   if (scope === "ingest+control" && key.scope !== "ingest+control") {
     return jsonError(403, `the key ${key.prefix}… has scope "${key.scope}": reading and acknowledging decisions needs a key with scope "ingest+control"`);
   }
