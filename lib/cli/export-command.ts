@@ -1,6 +1,7 @@
-import { createWriteStream } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { once } from "node:events";
+import { dirname } from "node:path";
 import { closeDb } from "@/lib/db/client";
 import { exportFileName, exportRunHtml, exportRunJson } from "@/lib/export/run-export";
 import { parseArgs, UsageError } from "./args";
@@ -9,7 +10,8 @@ import { formatBytes } from "./progress";
 export const EXPORT_USAGE = `usage: loopscope export <runId> -o run.html [--redact]
                                       one self-contained HTML file of the run (graph, inspector, findings,
                                       timeline, report) that opens from disk and makes no request;
-                                      --redact withholds payloads, stderr, diffs and file contents
+                                      --redact withholds payloads, stderr, diffs and file contents;
+                                      \`-o -\` (or no -o, into a pipe) writes it to stdout
        loopscope export <runId> --json [-o run.json]
                                       the whole run (events, facts, decisions, findings) as JSON, to stdout
                                       or a file, for \`loopscope ingest\` into another Loopscope`;
@@ -29,7 +31,10 @@ export async function runExportCommand(argv: string[]): Promise<number> {
   if (json && redact) throw new UsageError("--redact is for the HTML file; --json writes the whole run, for another Loopscope to ingest");
   const output = args.flags.get("output");
   if (output === true || output === "") throw new UsageError("-o needs a file name");
-  if (output === undefined && !json && process.stdout.isTTY) {
+  // `-o -` is stdout in most tools; a file named "-" is never what was meant.
+  const file = output === undefined || output === "-" ? null : output;
+  if (file !== null && !existsSync(dirname(file))) throw new UsageError(`-o ${file}: folder ${dirname(file)} does not exist`);
+  if (file === null && !json && process.stdout.isTTY) {
     throw new UsageError(`name the file to write: loopscope export ${runId} -o ${exportFileName(runId, "html")}`);
   }
   try {
@@ -39,13 +44,13 @@ export async function runExportCommand(argv: string[]): Promise<number> {
       return 1;
     }
     const chunks = typeof pieces === "string" ? [pieces] : pieces;
-    if (output === undefined) {
+    if (file === null) {
       for (const chunk of chunks) if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
       return 0;
     }
-    await writeFileAtomically(output, chunks);
-    const bytes = (await stat(output)).size;
-    console.error(`wrote ${output} (${formatBytes(bytes)}): run ${runId}${json ? ", as JSON for loopscope ingest" : redact ? ", payloads redacted" : ""}`);
+    await writeFileAtomically(file, chunks);
+    const bytes = (await stat(file)).size;
+    console.error(`wrote ${file} (${formatBytes(bytes)}): run ${runId}${json ? ", as JSON for loopscope ingest" : redact ? ", payloads redacted" : ""}`);
     return 0;
   } finally {
     await closeDb();

@@ -41,6 +41,13 @@ describe("loopscope <command> --help and usage errors", () => {
     expect(text).not.toContain("usage: loopscope ingest");
   });
 
+  it("export into a folder that is not there says so before any work, naming the folder", async () => {
+    const missing = join(dir, "no-such-folder");
+    expect(await main(["export", "some-run", "-o", join(missing, "run.html")])).toBe(2);
+    expect(err.join("\n")).toContain(`folder ${missing} does not exist`);
+    expect(existsSync(join(dir, "db.sqlite"))).toBe(false);
+  });
+
   it("migrate says which migrations it applied to a new database, then that it is up to date", async () => {
     expect(await main(["migrate"])).toBe(0);
     expect(out.at(-1)).toMatch(/: applied \d{14}_init, .* \(0 already applied\)$/);
