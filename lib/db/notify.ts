@@ -8,6 +8,8 @@ import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import type { RunSummary } from "@/lib/domain/runs/run-accumulator";
 import { explainFinding } from "@/lib/domain/graph/explain-finding";
 import { NO_LABELS } from "@/lib/domain/graph/node-labels";
+import { HALT_REASONS } from "@/lib/domain/protocol/types";
+import { RUN_FORMATS } from "@/lib/format/runs-query";
 import { dueReminder, loopIdentity, notificationKey, ruleMatches } from "@/lib/domain/notify/rules";
 import { NOTIFY_EVENTS, type ChannelKind, type NotifyEvent, type NotifyFacts, type NotifyRuleSpec } from "@/lib/domain/notify/types";
 
@@ -113,10 +115,27 @@ export async function removeChannel(nameOrId: string): Promise<boolean> {
 }
 
 /** Adds a rule to a channel. */
+/**
+ * A rule that names a halt reason or format that does not exist, or a wait on
+ * an event that does not wait, could never fire as meant: it is refused, from
+ * the command line and the settings page alike, naming what is wrong.
+ */
+function checkRuleFilters(spec: Omit<NotifyRuleSpec, "id" | "channelId">): void {
+  const unknown = (values: string[] | null, known: readonly string[]) => (values ?? []).find((v) => !known.includes(v));
+  const reason = unknown(spec.haltReasons, HALT_REASONS);
+  if (reason !== undefined) throw new NotifyError(`no halt reason "${reason}": one of ${HALT_REASONS.join(", ")}`);
+  const format = unknown(spec.formats, RUN_FORMATS);
+  if (format !== undefined) throw new NotifyError(`no format "${format}": one of ${RUN_FORMATS.join(", ")}`);
+  if (spec.event !== "still_waiting" && (spec.afterMinutes !== null || spec.repeatMinutes !== null)) {
+    throw new NotifyError(`--after and --every are for still_waiting rules: a ${spec.event} rule is sent when it happens`);
+  }
+}
+
 export async function addRule(channelNameOrId: string, spec: Omit<NotifyRuleSpec, "id" | "channelId">): Promise<NotifyRuleSpec> {
   const c = await findChannel(channelNameOrId);
   if (!c) throw new NotifyError(`no channel ${channelNameOrId}`);
   if (spec.event === "still_waiting" && (spec.afterMinutes === null || spec.afterMinutes < 1)) throw new NotifyError("a still-waiting rule needs --after <minutes> (1 or more)");
+  checkRuleFilters(spec);
   const json = (v: string[] | null) => (v && v.length ? JSON.stringify(v) : null);
   const row = await (await getPrisma()).notifyRule.create({
     data: {

@@ -120,6 +120,15 @@ describe.each(kinds)("notifications from the outbox (%s)", (kind) => {
     expect(receiver.got.filter((g) => JSON.parse(g.body).runId === "n4")).toHaveLength(1);
   });
 
+  it("a rule that could never fire as meant is refused, naming what is wrong", async () => {
+    const { channel } = await createChannel({ name: `typos-${kind}`, kind: "slack", url: `${receiver.url}/slack`, createdBy: "ada" });
+    const base = { event: "halted" as const, afterMinutes: null, repeatMinutes: null, haltReasons: null, profiles: null, formats: null };
+    await expect(addRule(channel.id, { ...base, haltReasons: ["stalled", "stall"] })).rejects.toThrow(/no halt reason "stall": one of budget_exceeded, stalled/);
+    await expect(addRule(channel.id, { ...base, formats: ["claude"] })).rejects.toThrow(/no format "claude": one of protocol,/);
+    await expect(addRule(channel.id, { ...base, afterMinutes: 30 })).rejects.toThrow(/--after and --every are for still_waiting rules/);
+    expect((await addRule(channel.id, { ...base, haltReasons: ["stalled"], formats: ["claude-code"] })).haltReasons).toEqual(["stalled"]);
+  });
+
   it("rules: halted again on the same loop, still waiting reminders, aborted_stuck; filters", async () => {
     const { channel } = await createChannel({ name: `rules-${kind}`, kind: "slack", url: `${receiver.url}/slack`, createdBy: "ada" });
     await addRule(channel.id, { event: "halted_again", afterMinutes: null, repeatMinutes: null, haltReasons: null, profiles: null, formats: null });

@@ -67,8 +67,8 @@ export default async function NotificationsPage() {
               <label>When
                 <select name="event" defaultValue="still_waiting">{NOTIFY_EVENTS.map((e) => <option key={e} value={e}>{NOTIFY_EVENT_LABELS[e]}</option>)}</select>
               </label>
-              <label>After (min) <input name="after" inputMode="numeric" size={5} /></label>
-              <label>Every (min) <input name="every" inputMode="numeric" size={5} /></label>
+              <label>After (min, still waiting only) <input name="after" inputMode="numeric" size={5} /></label>
+              <label>Every (min, still waiting only) <input name="every" inputMode="numeric" size={5} /></label>
               <label>Halt reasons <input name="haltReasons" placeholder="any" size={14} /></label>
               <label>Profiles <input name="profiles" placeholder="any" size={10} /></label>
               <label>Formats <input name="formats" placeholder="any" size={10} /></label>
