@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { verifyApiKey } from "@/lib/db/api-keys";
+import { createApiKey, verifyApiKey } from "@/lib/db/api-keys";
 import { closeDb } from "@/lib/db/client";
 import { createSqliteTestDb, type TestDatabase } from "@/lib/db/testing/test-databases";
 import { readInstalledHookEnv } from "@/lib/domain/claude-hook/hook-settings";
@@ -112,6 +112,20 @@ describe("loopscope hook install claude-code", () => {
       const key = readInstalledHookEnv(read(projectSettings()))?.LOOPSCOPE_KEY;
       expect(key).toMatch(/^lsk_/);
       expect(await verifyApiKey(key)).toMatchObject({ name: "claude-code-hook-project", scope: "ingest+control" });
+    });
+
+    it("--uninstall revokes the key install made, and leaves a key given with --key", async () => {
+      const withDb = { ...env, DATABASE_URL: process.env.DATABASE_URL };
+      await runHookInstall(["claude-code", "--url", "http://127.0.0.1:3000"], withDb, project);
+      const made = readInstalledHookEnv(read(projectSettings()))?.LOOPSCOPE_KEY;
+      expect(await verifyApiKey(made)).not.toBeNull();
+      expect(await runHookInstall(["claude-code", "--uninstall"], withDb, project)).toBe(0);
+      expect(await verifyApiKey(made)).toBeNull();
+
+      const mine = await createApiKey("ci-shared", { scope: "ingest+control", expiresAt: null });
+      await runHookInstall(["claude-code", "--url", "http://127.0.0.1:3000", "--key", mine.key], withDb, project);
+      expect(await runHookInstall(["claude-code", "--uninstall"], withDb, project)).toBe(0);
+      expect(await verifyApiKey(mine.key)).toMatchObject({ name: "ci-shared" });
     });
   });
 });

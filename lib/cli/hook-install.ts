@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createApiKey } from "@/lib/db/api-keys";
+import { createApiKey, revokeApiKey, verifyApiKey } from "@/lib/db/api-keys";
 import { closeDb } from "@/lib/db/client";
 import { resolveDbConfig } from "@/lib/db/config";
 import {
@@ -44,8 +44,10 @@ export async function runHookInstall(argv: string[], env: HookEnv = process.env,
       console.log(`no Loopscope hooks in ${path}: nothing to remove`);
       return 0;
     }
+    const key = readInstalledHookEnv(current)?.LOOPSCOPE_KEY;
     await writeSettings(path, change.settings);
     console.log(`removed ${change.removed} Loopscope hook entr${change.removed === 1 ? "y" : "ies"} from ${path}`);
+    if (key !== undefined) await retireHookKey(key, cwd, env);
     return 0;
   }
 
@@ -104,14 +106,48 @@ async function writeSettings(path: string, settings: Record<string, unknown>): P
   await rename(tmp, path);
 }
 
+/** The name of a key `hook install` made: the one kind of key `--uninstall` revokes. */
+const hookKeyName = (cwd: string) => `claude-code-hook-${basename(cwd)}`;
+
+/** Whether this directory's command line reaches a database (without creating a SQLite file). */
+function reachesDatabase(cwd: string, env: HookEnv): boolean {
+  const db = resolveDbConfig(env.DATABASE_URL, cwd);
+  return Boolean(env.DATABASE_URL) || db.kind !== "sqlite" || existsSync(db.file);
+}
+
+/**
+ * `--uninstall` takes back the key `install` made for the hook (it was written
+ * into a settings file, maybe a committed one); a key given with --key may
+ * serve other things, so it stays, and so does a key this directory cannot
+ * reach the database of: either way the person is told.
+ */
+async function retireHookKey(key: string, cwd: string, env: HookEnv): Promise<void> {
+  const shown = `${key.slice(0, 12)}…`;
+  if (!reachesDatabase(cwd, env)) {
+    console.error(`the hook's key ${shown} still works: revoke it where Loopscope's database is (loopscope keys revoke ${key.slice(0, 12)})`);
+    return;
+  }
+  try {
+    const info = await verifyApiKey(key);
+    if (info === null) return;
+    if (!info.name.startsWith("claude-code-hook-")) {
+      console.error(`the hook's key ${info.prefix}… (${info.name}) was not made by hook install: it stays (loopscope keys revoke ${info.id} if nothing else uses it)`);
+      return;
+    }
+    await revokeApiKey(info.id, cliActor(env));
+    console.log(`revoked the hook's key ${info.prefix}… (${info.name})`);
+  } finally {
+    await closeDb();
+  }
+}
+
 /** A new ingest+control key, when this directory's command line reaches a database. */
 async function createHookKey(cwd: string, env: HookEnv): Promise<string> {
-  const db = resolveDbConfig(env.DATABASE_URL, cwd);
-  if (!env.DATABASE_URL && db.kind === "sqlite" && !existsSync(db.file)) {
+  if (!reachesDatabase(cwd, env)) {
     throw new UsageError("hook install needs --key (loopscope keys create <name> --scope ingest+control), or DATABASE_URL to create one");
   }
   try {
-    const k = await createApiKey(`claude-code-hook-${basename(cwd)}`, { scope: "ingest+control", expiresAt: null, createdBy: cliActor(env) });
+    const k = await createApiKey(hookKeyName(cwd), { scope: "ingest+control", expiresAt: null, createdBy: cliActor(env) });
     console.error(`created key ${k.prefix}… (${k.name}, scope ${k.scope}) for the hook`);
     return k.key;
   } finally {
