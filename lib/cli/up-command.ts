@@ -52,6 +52,7 @@ export async function runUpCommand(argv: string[]): Promise<number> {
   findAppBuild();
 
   const stateDir = prepareStateDir(project);
+  const ownDatabase = !process.env.DATABASE_URL;
   process.env.DATABASE_URL ||= `file:${join(stateDir, "loopscope.db")}`;
   process.env.LOOPSCOPE_SECRET_KEY_FILE ||= join(stateDir, "secret.key");
   const port = await pickPort(rawPort === undefined ? null : Number(rawPort), hostname);
@@ -92,7 +93,7 @@ export async function runUpCommand(argv: string[]): Promise<number> {
   }
   if (!stop.signal.aborted) {
     const link = owner.kind === "none" ? null : await makeSignInLink(base, owner.name);
-    printBanner({ base, project, folders, key: agentKey.key, keyCreated: agentKey.created, owner, link, stateDir });
+    printBanner({ base, project, folders, key: agentKey.key, keyCreated: agentKey.created, owner, link, stateDir, ownDatabase });
     if (link && !args.flags.has("no-open")) openBrowser(link);
   }
   await watching;
@@ -128,7 +129,7 @@ async function watchProject(sql: SqlDb, paths: string[], intervalMs: number, sig
     onPass: (pass) => {
       if (pass !== 1) return;
       firstPass = false;
-      console.log(`loopscope: caught up: ${formatCount(totals.events)} new events from ${formatCount(totals.files)} changed files; watching for more`);
+      console.log(`loopscope: caught up: ${formatCount(totals.events)} new event${totals.events === 1 ? "" : "s"} from ${formatCount(totals.files)} changed file${totals.files === 1 ? "" : "s"}; watching for more`);
     },
   });
 }
@@ -161,7 +162,7 @@ async function waitForHealth(url: string, signal: AbortSignal): Promise<void> {
   }
 }
 
-function printBanner(b: { base: string; project: string; folders: AgentFolder[]; key: string; keyCreated: boolean; owner: SignInOwner; link: string | null; stateDir: string }): void {
+function printBanner(b: { base: string; project: string; folders: AgentFolder[]; key: string; keyCreated: boolean; owner: SignInOwner; link: string | null; stateDir: string; ownDatabase: boolean }): void {
   const lines = [`\nLoopscope is up: ${b.base}`, ""];
   if (b.link && b.owner.kind !== "none") lines.push(`  sign in   ${b.link}`, `            (as ${b.owner.name}, once, within 10 minutes; each start prints a new link)`);
   else lines.push("  sign in   with your account: this database has its people (`npx loopscope user link <name>` makes a link)");
@@ -176,7 +177,9 @@ function printBanner(b: { base: string; project: string; folders: AgentFolder[];
   if (b.folders.some((f) => f.agent === "Claude Code" && existsSync(f.path))) {
     lines.push(`  stop Claude Code live when it loops: npx loopscope hook install claude-code --local --url ${b.base} --key <the key above>`);
   }
-  lines.push("", `${displayPath(b.stateDir, b.project)}/ holds this project's database and keys, and keeps itself out of git. Ctrl-C stops Loopscope.\n`);
+  // With DATABASE_URL set, the database is where it says (printed at the start), not in the project's folder.
+  const holds = b.ownDatabase ? "this project's database and keys" : "this project's keys (the database is DATABASE_URL's)";
+  lines.push("", `${displayPath(b.stateDir, b.project)}/ holds ${holds}, and keeps itself out of git. Ctrl-C stops Loopscope.\n`);
   console.log(lines.join("\n"));
 }
 
