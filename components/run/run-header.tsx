@@ -16,7 +16,7 @@ export function RunHeader({ run, decisions = [], shared = false }: { run: RunDet
       <div className="panel-body">
         <div className="run-header-top">
           <h1 className="wrap-anywhere">{revealInvisible(run.title ?? run.ticketId ?? run.id)}</h1>
-          <StatusBadge status={run.status} />
+          <StatusBadge status={run.status} readOnly={shared} />
           {run.terminalStatus ? <TerminalStatusBadge value={run.terminalStatus} /> : null}
           {run.loopIterations !== null ? <LoopBadge iterations={run.loopIterations} limit={run.loopLimit} /> : null}
         </div>

@@ -24,14 +24,16 @@ export function formatStatus(status: string): string {
 /**
  * The run's status; a running run's badge pulses (it updates live). `compact`
  * (table cells) puts "needs you" on a line of its own under the badge.
+ * `readOnly` (a share link, an exported file): the reader cannot decide, so
+ * the badge says where the run stands and does not ask them to act.
  */
-export function StatusBadge({ status, compact = false }: { status: string; compact?: boolean }) {
-  const waits = status === "halted" || status === "paused";
+export function StatusBadge({ status, compact = false, readOnly = false }: { status: string; compact?: boolean; readOnly?: boolean }) {
+  const waits = !readOnly && (status === "halted" || status === "paused");
   return (
     <>
       <span className={`badge ${Object.hasOwn(STATUS_TONE, status) ? STATUS_TONE[status] : ""}`} title={waits ? "waits for a person's decision" : undefined}>
         {status === "running" ? <span className="live-dot" aria-hidden="true" /> : null}
-        {compact ? status : formatStatus(status)}
+        {compact || readOnly ? status : formatStatus(status)}
       </span>
       {compact && waits ? <span className="needs-you-tag">needs you</span> : null}
     </>
