@@ -13,7 +13,13 @@ export const INGEST_USAGE = `usage: loopscope ingest <file-or-folder>... [--quie
 Reads protocol JSONL, SDD run reports and retrospectives, SDD runtime events and
 graph-workflow events.jsonl (the format of each file is detected from its
 content) into the database named by DATABASE_URL (default ./data/loopscope.db).
-Safe to repeat: what is stored already is not stored again.`;
+Safe to repeat: what is stored already is not stored again. A last line without
+its newline that is not valid yet (an agent may be writing it) is held, not
+rejected: the next ingest reads it whole.
+
+Exits 1 when a file or folder cannot be read (a missing path, a glob the shell
+did not expand, no permission); bad lines in files that were read are listed
+and stored as ingest errors, and do not change the exit status (0).`;
 
 /** `loopscope ingest`: one pass over files and folders, or `--watch` for growing ones. */
 export async function runIngestCommand(argv: string[]): Promise<number> {
@@ -41,6 +47,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   // The first 50 are shown; the rest only counted, so a file of millions of bad lines holds no more memory than a good one.
   const rejectedLines: string[] = [];
   let rejectedCount = 0;
+  const heldLines: string[] = [];
   const summary = await ingestPaths(sql, args.positionals, {
     config,
     onProgress: (p) => {
@@ -50,6 +57,9 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
     onRejected: (source, r) => {
       if (rejectedCount++ < 50) rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`);
     },
+    onHeld: (source, line) => {
+      if (heldLines.length < 50) heldLines.push(`  ${source}:${line}: no newline yet and not valid yet: read again by the next ingest`);
+    },
   });
   bar.done();
   const secs = (Date.now() - started) / 1000;
@@ -58,9 +68,15 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
     for (const line of rejectedLines) console.error(line);
     if (rejectedCount > 50) console.error(`  … and ${rejectedCount - 50} more (see the Ingest errors on the runs page)`);
   }
+  if (summary.linesHeld > 0) {
+    console.error(`held as an incomplete last line (${summary.linesHeld}):`);
+    for (const line of heldLines) console.error(line);
+    if (summary.linesHeld > 50) console.error(`  … and ${summary.linesHeld - 50} more`);
+  }
   if (!quiet) console.log(formatSummary(summary, secs, bytesSeen));
   await closeDb();
-  return 0;
+  // A path that could not be read is not ingested: a script must hear of it (bad lines are the data's problem, stored).
+  return summary.pathsUnreadable > 0 ? 1 : 0;
 }
 
 /** What a watch prints: each file's new events (while `verbose()`), and always its bad lines and retries. */
@@ -80,7 +96,8 @@ export function formatSummary(s: IngestSummary, secs: number, bytes: number): st
     `files:  ${formatCount(s.files)}${s.filesUnchanged ? ` (${formatCount(s.filesUnchanged)} unchanged since the last ingest)` : ""}, ${formatBytes(bytes)}`,
     `runs:   ${formatCount(s.runs)} touched, ${formatCount(s.runsNew)} new`,
     `events: ${formatCount(s.eventsNew)} new, ${formatCount(s.eventsDuplicate)} duplicate${rate}`,
-    `lines rejected: ${formatCount(s.linesRejected)}`,
+    `lines rejected: ${formatCount(s.linesRejected)}${s.pathsUnreadable ? ` (${formatCount(s.pathsUnreadable)} unreadable files or folders)` : ""}`,
+    ...(s.linesHeld ? [`lines held: ${formatCount(s.linesHeld)} (an incomplete last line: read again by the next ingest)`] : []),
     `findings: ${formatCount(s.findingsNew)} new`,
     `took ${secs.toFixed(2)}s`,
   ].join("\n");

@@ -15,6 +15,8 @@ export interface IngestOptions {
   onProgress?: (done: { bytes: number; totalBytes: number; files: number; totalFiles: number; events: number }) => void;
   /** Called for each rejected line, as it is stored. */
   onRejected?: (source: string, r: RejectedLine) => void;
+  /** Called for an unterminated last line held back as not valid yet (see `ReadPlan.holdUnterminatedLast`). */
+  onHeld?: (source: string, line: number) => void;
   /** Watch mode: hold a last line that has no newline yet (it may be half-written). */
   holdUnterminatedLast?: boolean;
   batchEvents?: number;
@@ -41,6 +43,10 @@ export interface IngestSummary {
   eventsNew: number;
   eventsDuplicate: number;
   linesRejected: number;
+  /** Unterminated last lines not valid yet, not stored: the next ingest reads them again, whole by then. */
+  linesHeld: number;
+  /** Files and folders that could not be read (also among `linesRejected`). */
+  pathsUnreadable: number;
   findingsNew: number;
 }
 
@@ -74,6 +80,7 @@ export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: Ing
     const r: RejectedLine = { line: null, message: p.message, excerpt: null, runId: null };
     await db.transaction((tx) => storeIngestError(tx, { sourceId: null, name: p.display }, r));
     counts.linesRejected++;
+    counts.pathsUnreadable++;
     opts.onRejected?.(p.display, r);
   }
   const sizes = await Promise.all(files.map((f) => stat(f.path).then((s) => s.size, () => 0)));
@@ -131,7 +138,8 @@ export async function ingestPaths(db: SqlDb, paths: readonly string[], opts: Ing
 export function summarise(files: number, unchanged: number, c: IngestCounts): IngestSummary {
   return {
     files, filesUnchanged: unchanged, runs: c.runsTouched.size, runsNew: c.runsNew, eventsNew: c.eventsNew,
-    eventsDuplicate: c.eventsDuplicate, linesRejected: c.linesRejected, findingsNew: c.findingsNew,
+    eventsDuplicate: c.eventsDuplicate, linesRejected: c.linesRejected, linesHeld: c.linesHeld, pathsUnreadable: c.pathsUnreadable,
+    findingsNew: c.findingsNew,
   };
 }
 
@@ -173,6 +181,7 @@ async function planFileRead(db: SqlDb, file: FoundFile, counts: IngestCounts, op
     info = statSourceSync(file.path);
   } catch (error) {
     await rejectWholeFile(db, file, describeFsError(error), counts, opts);
+    counts.pathsUnreadable++;
     return { kind: "rejected" };
   }
   const source = await getOrCreateSource(db, file.path, file.linkedPath);
@@ -217,6 +226,7 @@ async function writeFileBatches(
 ): Promise<void> {
   let readTo = read.plan.start;
   let shrankTo: number | null = null;
+  let heldLine: number | null = null;
   let unreadable: string | null = null;
   await batches(async (b) => {
     if (b.kind === "read-error") {
@@ -229,12 +239,21 @@ async function writeFileBatches(
     }, counts);
     for (const r of rejected) opts.onRejected?.(file.display, r);
     readTo = b.progress.offset;
-    if (b.final) shrankTo = b.shrankTo;
-    else onBytes?.(readTo - read.plan.start);
+    if (b.final) {
+      shrankTo = b.shrankTo;
+      heldLine = b.heldLine;
+    } else {
+      onBytes?.(readTo - read.plan.start);
+    }
   });
   if (unreadable !== null) {
     await rejectWholeFile(db, file, unreadable, counts, opts);
+    counts.pathsUnreadable++;
     return;
+  }
+  if (heldLine !== null) {
+    counts.linesHeld++;
+    opts.onHeld?.(file.display, heldLine);
   }
   // A read cut short, often inside a line, is said in one error; the offset committed past the
   // file's new end makes the next ingest read it from the start.

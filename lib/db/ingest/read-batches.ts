@@ -1,5 +1,5 @@
 import type { ParseItem, SourceFormat } from "@/lib/domain/formats";
-import { parseSource } from "@/lib/domain/formats";
+import { parseSource, type SourceItem } from "@/lib/domain/formats";
 import { describeFsError, fingerprintReadFile, readChunks, statSource } from "./file-source";
 
 /** What to read of one file: decided against its stored ingest source (`planFileRead`). */
@@ -15,7 +15,11 @@ export interface ReadPlan {
   mtimeMs: number;
   sourceKey: string;
   sourceFolder: string;
-  /** Watch mode: hold a last line that has no newline yet (it may be half-written). */
+  /**
+   * Watch mode: hold a last line that has no newline yet (it may be half-written).
+   * Otherwise such a line is stored when it is valid (a file that merely lacks
+   * its final newline) and held only when it is not (`heldLine`).
+   */
   holdUnterminatedLast: boolean;
   batchEvents: number;
 }
@@ -33,11 +37,12 @@ export interface ReadProgress {
 /**
  * The items of one batch (a list, or packed by a parse thread), or why the
  * file could not be read on. The last batch says whether the file was found
- * shorter than what was read, once read (`shrankTo`, its size then).
+ * shorter than what was read, once read (`shrankTo`, its size then), and the
+ * number of an unterminated last line held back as not valid yet (`heldLine`).
  */
 export type ReadBatch<T = ParseItem[]> =
   | { kind: "batch"; items: T; progress: ReadProgress; final: false }
-  | { kind: "batch"; items: T; progress: ReadProgress; final: true; shrankTo: number | null }
+  | { kind: "batch"; items: T; progress: ReadProgress; final: true; shrankTo: number | null; heldLine: number | null }
   | { kind: "read-error"; message: string };
 
 /** Gathers a batch's items as they are parsed. */
@@ -71,7 +76,10 @@ export const BATCH_MAX_BYTES = 8 << 20;
  * Parses a file from its plan's offset into batches of at most `batchEvents`
  * events (or twice that many items, or `BATCH_MAX_BYTES` read), each with the
  * progress to commit with it, handed to `deliver` one at a time; the last one
- * (`final`, possibly empty) commits where reading ended. A failure to read the
+ * (`final`, possibly empty) commits where reading ended. An unterminated last
+ * line of a JSON-lines file that is not valid is held, not rejected: an agent
+ * may be half-way through writing it, and once it is whole the next ingest
+ * reads it from its start (the offset committed stops before it). A failure to read the
  * file (not a bad line: those are items) ends it with a `read-error` after the
  * batch read so far. Runs in the writer's thread or in a parse thread
  * (`parse-thread.ts`).
@@ -89,10 +97,10 @@ export async function readBatches<T>(plan: ReadPlan, collect: () => BatchCollect
   // The batch handed on is held only here, never in this function's frame, which lives on while
   // the next batch is read: a finished batch is garbage as soon as it is taken.
   let ready: ReadBatch<T> | null = null;
-  const stage = (p: ReadProgress, shrankTo?: number | null) => {
-    ready = shrankTo === undefined
+  const stage = (p: ReadProgress, final?: { shrankTo: number | null; heldLine: number | null }) => {
+    ready = final === undefined
       ? { kind: "batch", items: batch.batch, progress: p, final: false }
-      : { kind: "batch", items: batch.batch, progress: p, final: true, shrankTo };
+      : { kind: "batch", items: batch.batch, progress: p, final: true, ...final };
     batch = collect();
     eventsInBatch = 0;
     batchFrom = p.offset;
@@ -102,7 +110,19 @@ export async function readBatches<T>(plan: ReadPlan, collect: () => BatchCollect
     ready = null;
     await deliver(b);
   };
-  const items = parseSource(readChunks(plan.path, plan.start), {
+  const add = async (item: SourceItem) => {
+    batch.push(item);
+    if (item.kind === "event") eventsInBatch++;
+    if (typeof item.endOffset === "number") lastEnd = item.endOffset;
+    const n = lineOf(item);
+    if (n !== null && n > lastLine) lastLine = n;
+    if (eventsInBatch >= plan.batchEvents || batch.size >= plan.batchEvents * 2 || lastEnd - batchFrom >= BATCH_MAX_BYTES) {
+      stage(await progress(lastEnd));
+      await handOn();
+    }
+  };
+  const read = trackEnd(readChunks(plan.path, plan.start), plan.start);
+  const items = parseSource(read.chunks, {
     sourceKey: plan.sourceKey,
     sourceFolder: plan.sourceFolder,
     sourceModifiedMs: plan.mtimeMs,
@@ -114,21 +134,22 @@ export async function readBatches<T>(plan: ReadPlan, collect: () => BatchCollect
       format = f;
     },
   });
+  // The items of the line read last are kept back until the next line's come: only at the end is it
+  // known whether that line was the file's unterminated last one.
+  const line: SourceItem[] = [];
   try {
     for await (const item of items) {
-      batch.push(item);
-      if (item.kind === "event") eventsInBatch++;
-      const end = (item as { endOffset?: number }).endOffset;
-      if (typeof end === "number") lastEnd = end;
-      if ((item.kind === "event" || item.kind === "error") && item.line !== null && item.line > lastLine) lastLine = item.line;
-      if (eventsInBatch >= plan.batchEvents || batch.size >= plan.batchEvents * 2 || lastEnd - batchFrom >= BATCH_MAX_BYTES) {
-        stage(await progress(lastEnd));
-        await handOn();
+      if (line.length > 0 && !sameLine(line[0], item)) {
+        for (const kept of line) await add(kept);
+        line.length = 0;
       }
+      if (lineOf(item) !== null && typeof item.endOffset === "number") line.push(item);
+      else await add(item);
     }
   } catch (error) {
     // Only a failure to read the file is the file's problem: what was read before it is still stored.
     if (!isFileSystemError(error)) throw error;
+    for (const kept of line) await add(kept);
     if (batch.size > 0) {
       stage(await progress(lastEnd));
       await handOn();
@@ -136,11 +157,54 @@ export async function readBatches<T>(plan: ReadPlan, collect: () => BatchCollect
     await deliver({ kind: "read-error", message: describeFsError(error) });
     return;
   }
+  const held = !plan.holdUnterminatedLast && isHalfWritten(line, read.end(), format);
+  if (!held) for (const kept of line) await add(kept);
   const readTo = Math.max(lastEnd, plan.start);
   // A file cut shorter while it was read (truncated to be written again) ended the read early; one deleted was read whole.
   const now = await statSource(plan.path).catch(() => null);
-  stage(await progress(readTo), now !== null && now.ino === plan.ino && now.size < readTo ? now.size : null);
+  const shrankTo = now !== null && now.ino === plan.ino && now.size < readTo ? now.size : null;
+  // A line cut by the shrinking is no line being written: the next ingest reads the file from the start anyway.
+  stage(await progress(readTo), { shrankTo, heldLine: held && shrankTo === null ? lineOf(line[0]) : null });
   await handOn();
+}
+
+/** The number of the line an item comes from, if it names one. */
+function lineOf(item: SourceItem): number | null {
+  return item.kind === "event" || item.kind === "error" ? item.line : null;
+}
+
+/** The items of a JSON-lines file's line all have its number and the offset after it. */
+function sameLine(a: SourceItem, b: SourceItem): boolean {
+  return lineOf(a) === lineOf(b) && a.endOffset === b.endOffset;
+}
+
+/** The formats read line by line, whose last line may be seen half-written (documents are parsed whole). */
+const LINE_FORMATS: ReadonlySet<string> = new Set(["protocol", "sdd-events", "workflow-events", "claude-code", "codex", "openhands"]);
+
+/**
+ * Whether `line`, the items of the last line read, are of an unterminated last
+ * line (it ends where the file did, which did not end with a newline) that is
+ * not valid: most likely one a writer is still writing.
+ */
+function isHalfWritten(line: SourceItem[], end: { offset: number; newline: boolean }, format: string | null): boolean {
+  return line.length > 0 && !end.newline && line[0].endOffset === end.offset && format !== null && LINE_FORMATS.has(format) &&
+    line.some((item) => item.kind === "error");
+}
+
+/** The chunks as they come, and where they ended: the offset after the last byte, and whether that byte was a newline. */
+function trackEnd(chunks: AsyncIterable<Uint8Array>, start: number) {
+  let offset = start;
+  let newline = true;
+  async function* tracked() {
+    for await (const chunk of chunks) {
+      if (chunk.length > 0) {
+        offset += chunk.length;
+        newline = chunk[chunk.length - 1] === 0x0a;
+      }
+      yield chunk;
+    }
+  }
+  return { chunks: tracked(), end: () => ({ offset, newline }) };
 }
 
 function isFileSystemError(error: unknown): boolean {

@@ -21,10 +21,14 @@ export interface IngestCounts {
   runsNew: number;
   runsTouched: Set<string>;
   findingsNew: number;
+  /** Unterminated last lines not valid yet (half-written, most likely): left for the next ingest. */
+  linesHeld: number;
+  /** Files and folders that could not be read (each is also a rejected line). */
+  pathsUnreadable: number;
 }
 
 export function emptyCounts(): IngestCounts {
-  return { eventsNew: 0, eventsDuplicate: 0, linesRejected: 0, runsNew: 0, runsTouched: new Set(), findingsNew: 0 };
+  return { eventsNew: 0, eventsDuplicate: 0, linesRejected: 0, runsNew: 0, runsTouched: new Set(), findingsNew: 0, linesHeld: 0, pathsUnreadable: 0 };
 }
 
 /** Where a batch came from: stored with its rows in the same transaction. */

@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { useAppDatabase } from "@/lib/db/testing/app-database";
+import { main } from "./main";
+
+const FIRST_LINE = readFileSync(resolve(__dirname, "../../fixtures/protocol/clean-success.jsonl"), "utf8").split("\n")[0];
+
+describe("loopscope ingest's exit status", () => {
+  useAppDatabase("sqlite");
+  let dir: string;
+  let err: string[];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "loopscope-ingest-cli-"));
+    err = [];
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    vi.spyOn(console, "error").mockImplementation((m: unknown) => void err.push(String(m)));
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is 1 when a path named cannot be read (a missing file, a glob the shell left alone)", async () => {
+    expect(await main(["ingest", "--quiet", join(dir, "missing.jsonl")])).toBe(1);
+    expect(await main(["ingest", "--quiet", join(dir, "*.jsonl")])).toBe(1);
+    expect(err.join("\n")).toContain("cannot read: no such file or folder");
+  });
+
+  it("is 0 when the files were read, bad lines and all", async () => {
+    const file = join(dir, "f.jsonl");
+    writeFileSync(file, `${FIRST_LINE}\nnot json\n`);
+    expect(await main(["ingest", "--quiet", file])).toBe(0);
+    expect(err.join("\n")).toContain(`${file}:2: not JSON`);
+  });
+});
