@@ -31,7 +31,7 @@ export function SearchBox({ q, onSearch }: { q: string; onSearch: (q: string, co
       type="search"
       name="q"
       className="search-input"
-      placeholder="Search title, ticket, stop reason or id"
+      placeholder="Title, ticket, stop reason or id"
       aria-label="Search runs"
       value={value}
       maxLength={200}
