@@ -28,6 +28,11 @@ describe("loopscope ingest's exit status", () => {
     expect(err.join("\n")).toContain("cannot read: no such file or folder");
   });
 
+  it("refuses --interval without --watch, as a usage error", async () => {
+    expect(await main(["ingest", "--interval", "5", join(dir, "f.jsonl")])).toBe(2);
+    expect(err.join("\n")).toContain("--interval is for --watch");
+  });
+
   it("is 0 when the files were read, bad lines and all", async () => {
     const file = join(dir, "f.jsonl");
     writeFileSync(file, `${FIRST_LINE}\nnot json\n`);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { getSql, closeDb, getDb } from "@/lib/db/client";
 import { describeDb } from "@/lib/db/config";
 import { ingestPaths, type IngestSummary } from "@/lib/db/ingest/ingest-files";
@@ -29,6 +30,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.positionals.length === 0) throw new UsageError("name at least one file or folder to ingest");
+  if (!args.flags.has("watch") && args.flags.has("interval")) throw new UsageError("--interval is for --watch (how often it looks for changes)");
   const quiet = args.flags.has("quiet");
   const sql = await getSql();
   const config = await getProjectDetectorConfig(sql);
@@ -36,6 +38,8 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   if (args.flags.has("watch")) {
     const interval = Number(args.flags.get("interval") ?? 250);
     if (!Number.isFinite(interval) || interval < 20) throw new UsageError("--interval takes a number of milliseconds (at least 20)");
+    // A watched path may appear later (an agent's first session makes its folder): it is watched, and said so.
+    for (const path of args.positionals) if (!existsSync(path)) console.error(`loopscope: ${path} is not there yet: picked up once it is`);
     return watchFolders(sql, args.positionals, { intervalMs: interval, config, ...describeWatch(() => !quiet) }).then(async () => {
       await closeDb();
       return 0;
@@ -83,7 +87,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
 export function describeWatch(verbose: () => boolean): Pick<WatchOptions, "onIngest" | "onRejected" | "onError"> {
   return {
     onIngest: (path, s) => {
-      if (verbose()) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} events${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
+      if (verbose()) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} event${s.eventsNew === 1 ? "" : "s"}${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
     },
     onRejected: (source, r) => console.error(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
     onError: (source, error) => console.error(`  ${source}: not stored this time, will retry: ${error instanceof Error ? error.message : String(error)}`),
