@@ -20,6 +20,27 @@ function Value({ value }: { value: unknown }) {
   return <code>{JSON.stringify(value)}</code>;
 }
 
+/** Runs of equal neighbours, in order: `a a a b` → `[a, 3], [b, 1]` (three identical hashes read as one, ×3). */
+function groupRepeats(values: readonly unknown[]): [unknown, number][] {
+  const out: [unknown, number][] = [];
+  for (const v of values) {
+    const last = out.at(-1);
+    if (last !== undefined && JSON.stringify(last[0]) === JSON.stringify(v)) last[1]++;
+    else out.push([v, 1]);
+  }
+  return out;
+}
+
+/** A list of evidence values: numbers (failing counts) as their trend, `3 → 3 → 2`; anything else with repeats grouped. */
+function ValueList({ values }: { values: readonly unknown[] }) {
+  if (values.every((v) => typeof v === "number")) return <span>{values.join(" → ")}</span>;
+  return (
+    <ul className="halt-evidence-list">
+      {groupRepeats(values).map(([item, times], i) => <li key={i}><Value value={item} />{times > 1 ? ` ×${times}` : ""}</li>)}
+    </ul>
+  );
+}
+
 /** A finding's evidence (hashes shortened, the full value on hover), or the runtime's own. */
 export function HaltEvidence({ evidence }: { evidence: unknown }) {
   if (!evidence || typeof evidence !== "object") return null;
@@ -34,7 +55,7 @@ export function HaltEvidence({ evidence }: { evidence: unknown }) {
           <dt>{LABELS[k] ?? k}</dt>
           <dd>
             {Array.isArray(v) ? (
-              <ol>{v.map((item, i) => <li key={i}><Value value={item} /></li>)}</ol>
+              <ValueList values={v} />
             ) : (
               <Value value={v} />
             )}
