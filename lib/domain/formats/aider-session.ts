@@ -123,11 +123,15 @@ class AiderSession {
     const lastLine = last === undefined ? this.input.header.line : last.kind === "tool" ? last.entries[last.entries.length - 1].line : last.lines[last.lines.length - 1].line;
     // A reply or command still open at the end of the file may be completed by a longer read: left out until
     // then, unless the session is over (another follows, or it visibly ended).
-    const over = this.input.over || this.end !== undefined;
+    // A one-shot session whose reflections ran out is over too: Aider gives up on its one message and exits.
+    const gaveUp = this.announcement.oneShot && this.exhaustedLine !== undefined && this.exhaustedLine > this.lastHumanLine;
+    const over = this.input.over || this.end !== undefined || gaveUp;
     if (over) {
       this.settleCommand(false);
       this.finishCall();
-      if (this.end === undefined && this.announcement.oneShot) this.end = { line: lastLine, reason: "one-shot session (--message) ended" };
+      // Placed at the give-up line when nothing else ends it yet: the same place on every read of a growing file.
+      const endLine = this.input.over || this.exhaustedLine === undefined ? lastLine : this.exhaustedLine;
+      if (this.end === undefined && this.announcement.oneShot) this.end = { line: endLine, reason: "one-shot session (--message) ended" };
     }
     if (this.call?.closedAt !== undefined) this.settleEdits(this.call);
     // The title is the first prompt: until the file shows one, a longer read may still give it.

@@ -203,8 +203,13 @@ describe("Aider chat histories: 44dc93dc (v0.77.1, deepseek-r1, --auto-lint loop
     expect(findings.map((f) => f.signal)).toContain("repeated_failure");
   });
 
-  it("has no run.completed: the file does not show the one-shot session ended", () => {
-    expect(ofType(items, "run.completed")).toEqual([]);
+  it("ends stuck where Aider gave up: a one-shot session (--message) whose reflections ran out is over", () => {
+    const completed = ofType(items, "run.completed");
+    expect(completed).toHaveLength(1);
+    expect(completed[0].event).toMatchObject({ terminalStatus: "aborted_stuck" });
+    expect(completed[0].event.stopReason).toMatch(/^Aider stopped its reflections; one-shot session/);
+    // At the line that says so, the same on every read of the growing file.
+    expect(completed[0].line).toBe(684);
   });
 });
 
