@@ -74,6 +74,8 @@ export class ClaudeCodeSession {
   private readonly calls = new Map<string, OpenCall>();
   private readonly pending = new Map<string, PendingToolCall>();
   private readonly tasks = new Map<string, TaskCall>();
+  /** The compaction summarisers' nodes declared so far. */
+  private readonly compactions = new Set<string>();
   private readonly turns = new Map<string, number>();
 
   constructor(readonly runId: string) {}
@@ -174,7 +176,11 @@ export class ClaudeCodeSession {
    * `sidechain-<uuid>` at its root, matched to the Task whose prompt it holds.
    */
   private resolveNode(rec: ClaudeRecord, uuid: string, out: ParseItem[]): string {
-    if (rec.agentId !== undefined) return agentNode(rec.agentId);
+    if (rec.agentId !== undefined) {
+      const node = agentNode(rec.agentId);
+      if (rec.agentId.startsWith(COMPACTION_AGENT) && !this.compactions.has(node)) this.declareCompaction(node, uuid, rec, out);
+      return node;
+    }
     if (rec.source.isSidechain !== true) return MAIN_NODE;
     const parent = readString(rec.source.parentUuid);
     const inherited = parent === undefined ? undefined : this.sidechainNodes.get(parent);
@@ -189,6 +195,21 @@ export class ClaudeCodeSession {
       }
     }
     return node;
+  }
+
+  /**
+   * The compaction summariser (`subagents/agent-acompact-<hex>.jsonl`) is no
+   * Task's sub-agent: the main agent hands it the conversation to summarise.
+   * It is drawn as that, a "compaction summariser" node the main agent goes
+   * to, at its first record's time, not as an agent nothing started.
+   */
+  private declareCompaction(node: string, uuid: string, rec: ClaudeRecord, out: ParseItem[]): void {
+    this.compactions.add(node);
+    const base = { v: 1, runId: this.runId, ts: rec.ts };
+    const graph = { nodes: [{ id: node, label: "compaction summariser", role: "compaction" }], edges: [{ from: MAIN_NODE, to: node }] };
+    const origin = originOf(rec);
+    this.emit({ ...base, id: `${uuid}:compaction:graph`, type: "graph.declared", graph }, origin, out);
+    this.emit({ ...base, id: `${uuid}:compaction:edge`, type: "edge.traversed", from: MAIN_NODE, to: node, reason: "compaction" }, origin, out);
   }
 
   /** Declares the sub-agent a Task started and the traversal to it, at the Task's own time. */
@@ -249,6 +270,9 @@ export class ClaudeCodeSession {
 function originOf(rec: ClaudeRecord): Origin {
   return { line: rec.line, raw: rec.raw, sourceType: rec.type };
 }
+
+/** The agent id prefix of Claude Code's compaction summariser (its `subagents/agent-acompact-<hex>.jsonl`). */
+const COMPACTION_AGENT = "acompact";
 
 function agentNode(agentId: string): string {
   return `agent-${agentId}`;

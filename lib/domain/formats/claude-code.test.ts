@@ -166,6 +166,15 @@ describe("Claude Code transcripts: spotter ae4a77f8 (2.1.39, a sub-agent, repeat
     expect(diffs[0].event.patch).toMatch(/^--- \/\S+\n\+\+\+ \/\S+\n@@ -\d+,\d+ \+\d+,\d+ @@\n/);
   });
 
+  it("draws the compaction summariser as the main agent's hand-off, not as an agent no Task started", () => {
+    const items = itemsOf(`${SPOTTER}/subagents/agent-acompact-946d2b.jsonl`);
+    const [declared] = ofType(items, "graph.declared");
+    expect(declared.event.graph).toEqual({ nodes: [{ id: "agent-acompact-946d2b", label: "compaction summariser", role: "compaction" }], edges: [{ from: "main", to: "agent-acompact-946d2b" }] });
+    expect(ofType(items, "edge.traversed").map((e) => [e.event.from, e.event.to, e.event.reason])).toEqual([["main", "agent-acompact-946d2b", "compaction"]]);
+    // Declared before the summariser's first call.
+    expect(items.findIndex((i) => i.kind === "event" && i.event.type === "graph.declared")).toBeLessThan(items.findIndex((i) => i.kind === "event" && i.event.type === "node.completed"));
+  });
+
   it("runs the detector over the whole session (main and sub-agent files)", () => {
     const run = [`${SPOTTER}.jsonl`, `${SPOTTER}/subagents/agent-aac57f5.jsonl`, `${SPOTTER}/subagents/agent-acompact-946d2b.jsonl`]
       .flatMap((file) => eventsOf(itemsOf(file)).map((e) => e.event));
