@@ -85,6 +85,23 @@ export function cutTitle(text: string, max = TITLE_MAX_CHARS): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
+/**
+ * The title of an issue or PR description: its first line of text (an
+ * issue's own title, as people write them first), without heading marks,
+ * fenced code skipped; the whole text cut when no line stands alone.
+ *
+ * @example issueTitle("SyntaxError: invalid syntax\nI'm running `a.py`:\n```python\n…") // "SyntaxError: invalid syntax"
+ */
+export function issueTitle(text: string): string {
+  let fenced = false;
+  for (const line of text.split("\n")) {
+    const bare = line.trim().replace(/^#+\s*/, "");
+    if (bare.startsWith("```") || bare.startsWith("~~~")) fenced = !fenced;
+    else if (bare !== "" && !fenced) return cutTitle(bare);
+  }
+  return cutTitle(text);
+}
+
 /** Token counts of one model call, from its `message.usage`. */
 export interface CallTokens {
   /**

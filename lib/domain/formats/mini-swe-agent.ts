@@ -7,7 +7,7 @@
 import type { DocumentSource, JsonDocumentFormat } from "./document-format";
 import type { ParseItem, RunFactFields } from "./types";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
-import { cutTitle, readContentText } from "./claude-code-records";
+import { issueTitle, readContentText } from "./claude-code-records";
 import { MAIN_NODE } from "./agent-budgets";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { describeJsonType, isJsonObject } from "./json-line";
@@ -180,7 +180,7 @@ const PR_DESCRIPTION = /<pr_description>\s*(?:Consider the following PR descript
 function readTaskTitle(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const task = PR_DESCRIPTION.exec(text)?.[1] ?? text;
-  return task.trim() === "" ? undefined : cutTitle(task);
+  return task.trim() === "" ? undefined : issueTitle(task);
 }
 
 /**

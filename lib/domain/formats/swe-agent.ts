@@ -8,7 +8,7 @@ import type { SourceFormat } from "../protocol/types";
 import type { JsonDocumentFormat, DocumentSource } from "./document-format";
 import type { ParseItem, RunFactFields } from "./types";
 import { isVerifyCommand, hashToolOutput } from "./claude-code-commands";
-import { cutTitle, readContentText } from "./claude-code-records";
+import { cutTitle, issueTitle, readContentText } from "./claude-code-records";
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
 import { readNumber, readObject, readString } from "./foreign-envelope";
 import { describeJsonType, isJsonObject } from "./json-line";
@@ -213,7 +213,7 @@ function readIssueText(text: string): string | undefined {
 function readIssueTitle(task: Record<string, unknown> | undefined, replayConfig: unknown): string | undefined {
   const text = task === undefined ? "" : readContentText(task.content);
   const issue = readIssueText(text) ?? readString(readObject(readObjectOrJson(replayConfig).problem_statement).text) ?? text;
-  return issue.trim() === "" ? undefined : cutTitle(issue);
+  return issue.trim() === "" ? undefined : issueTitle(issue);
 }
 
 function readProblemStatementId(config: unknown): string | undefined {
