@@ -376,6 +376,8 @@ class AiderSession {
       title: title === undefined ? undefined : cutTitle(title),
       graph: { nodes: [{ id: MAIN_NODE, label: "main agent" }] },
       budgets: SESSION_BUDGETS,
+      // The history's one real time is the session's start; the events' are placed by line (SessionClock).
+      syntheticClock: true,
       model: this.announcement.model,
       aiderVersion: this.announcement.version,
     };

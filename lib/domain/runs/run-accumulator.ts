@@ -78,6 +78,8 @@ export class RunAccumulator {
   private eventTokens = 0;
   private lastTs = -Infinity;
   private factsApplied = false;
+  /** The run's events carry made-up times (`run.started.syntheticClock`): their span is no duration. */
+  private clockless = false;
 
   constructor(runId: string, format: SourceFormat, config?: Partial<DetectorConfig>) {
     this.runId = runId;
@@ -140,6 +142,8 @@ export class RunAccumulator {
     const e = event as Record<string, unknown>;
     switch (event.type) {
       case "run.started": {
+        // A transcript without times (SWE-agent) or with one (Aider's session start): events are placed, not timed.
+        if (e.syntheticClock === true) this.clockless = true;
         s.title = str(e.title) ?? s.title;
         s.ticketId = str(e.ticketId) ?? s.ticketId;
         s.profile = str(e.profile) ?? s.profile;
@@ -239,6 +243,7 @@ export class RunAccumulator {
   private refreshDuration(): void {
     const s = this.s;
     if (this.factDuration !== null) s.durationMs = this.factDuration;
+    else if (this.clockless) s.durationMs = null;
     else if (s.startedAt !== null) s.durationMs = Math.max(0, (s.endedAt ?? s.lastEventAt ?? s.startedAt) - s.startedAt);
   }
 
