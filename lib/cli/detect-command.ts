@@ -2,8 +2,10 @@ import { readFile, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { parseSource } from "@/lib/domain/formats";
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
-import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectorConfig, type FindingLocation } from "@/lib/domain/detector";
+import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectReport, type DetectorConfig, type FindingLocation } from "@/lib/domain/detector";
 import { expandPaths, readChunks } from "@/lib/db/ingest/file-source";
+import { mergeFacts } from "@/lib/db/ingest/merge-facts";
+import type { RunFactFields } from "@/lib/domain/formats/types";
 import { parseArgs, UsageError } from "./args";
 
 export const DETECT_USAGE = `usage: loopscope detect <file-or-folder>... [--config <file.json>] [--json]
@@ -41,9 +43,9 @@ export async function runDetectCommand(argv: string[]): Promise<number> {
     for (const p of problems) console.error(`loopscope: ${p.display}: ${p.message}`);
     return 2;
   }
-  type ReadRun = { runId: string; format: SourceFormat; events: LoopEvent[]; locations: Map<string, FindingLocation> };
+  type ReadRun = { runId: string; format: SourceFormat; events: LoopEvent[]; locations: Map<string, FindingLocation>; facts: RunFactFields | null };
   const runs = new Map<string, ReadRun>();
-  const newRun = (runId: string, format: SourceFormat): ReadRun => ({ runId, format, events: [], locations: new Map() });
+  const newRun = (runId: string, format: SourceFormat): ReadRun => ({ runId, format, events: [], locations: new Map(), facts: null });
   const errors: { source: string; line: number | null; message: string }[] = [];
   for (const file of files) {
     const modifiedMs = await stat(file.path).then((s) => s.mtimeMs, () => undefined);
@@ -56,12 +58,27 @@ export async function runDetectCommand(argv: string[]): Promise<number> {
         run.events.push(item.event);
         run.locations.set(item.event.id, { source: file.display, line: item.line, record: item.record ?? null });
         runs.set(run.runId, run);
-      } else if (!runs.has(item.runId)) {
-        runs.set(item.runId, newRun(item.runId, item.format));
+      } else {
+        const run = runs.get(item.runId) ?? newRun(item.runId, item.format);
+        if (item.kind === "run") run.facts = run.facts === null ? item.facts : mergeFacts(run.facts, item.facts);
+        runs.set(run.runId, run);
       }
     }
   }
   const report = buildDetectReport({ runs: [...runs.values()], errors }, config);
+  applyFactStatuses(report, runs);
   process.stdout.write(args.flags.has("json") ? `${JSON.stringify(report, null, 2)}\n` : `${formatDetectTable(report)}\n`);
   return 0;
+}
+
+/**
+ * A run's terminal status as ingest stores it: the one its facts state (a
+ * SWE-bench `report.json`'s verdict, an SDD report) wins over its
+ * `run.completed` events, since ingest applies the facts after the events.
+ */
+function applyFactStatuses(report: DetectReport, runs: ReadonlyMap<string, { facts: RunFactFields | null }>): void {
+  for (const run of report.runs) {
+    const stated = runs.get(run.runId)?.facts?.terminalStatus;
+    if (stated) run.terminalStatus = stated;
+  }
 }

@@ -54,12 +54,32 @@ describe("detect over shared/real-traces", () => {
         run: "django__django-11138", signal: "edit_undo", haltReason: "oscillating",
         source: "mini-swe-agent/20251118_gemini-3-pro/trajs/django__django-11138/django__django-11138.traj.json", line: null, record: "messages[105]",
       },
+      // Django's `runtests.py timezones` failing the same way three times (messages[164], [168], [174]).
+      {
+        run: "django__django-11138", signal: "repeated_failure", haltReason: "repeated_error",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/django__django-11138/django__django-11138.traj.json", line: null, record: "messages[175]",
+      },
+      {
+        run: "django__django-11138", signal: "recurring_failure", haltReason: "repeated_error",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/django__django-11138/django__django-11138.traj.json", line: null, record: "messages[175]",
+      },
       // The same no-op `sed -i 's/return mmsubsup/return mmsubsup/'` five times.
       {
         run: "sympy__sympy-15976", signal: "repeated_tool_call", haltReason: "stalled",
         source: "mini-swe-agent/20251118_gemini-3-pro/trajs/sympy__sympy-15976/sympy__sympy-15976.traj.json", line: null, record: "messages[45]",
       },
     ]);
+  });
+
+  it("ends each mini-SWE-agent run as the SWE-bench report.json beside it judges it, as ingest does", () => {
+    const statuses = Object.fromEntries(report.runs.filter((r) => r.format === "mini-swe-agent").map((r) => [r.runId, r.terminalStatus]));
+    expect(statuses).toEqual({
+      "astropy__astropy-12907": "done_success",
+      "astropy__astropy-13398": "done_partial",
+      "django__django-11138": "done_partial",
+      "pylint-dev__pylint-6528": "done_partial",
+      "sympy__sympy-15976": "done_success",
+    });
   });
 
   it("raises no no-progress finding on the converging fix-and-retest cycle or the polled build", () => {

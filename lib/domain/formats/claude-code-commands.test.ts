@@ -22,6 +22,16 @@ describe("isVerifyCommand", () => {
     "git add -A && git commit -m \"feat: x\"",
     "git -C repo commit --amend --no-edit",
     "pre-commit run --all-files",
+    "/testbed/tests/runtests.py timezones",
+    "cd /testbed && python tests/runtests.py --settings=test_sqlite timezones 2>&1 | tail -40",
+    "./runtests.py admin_views",
+    "python manage.py test polls",
+    "python -m unittest discover -s tests",
+    "python3.11 -m unittest tests.test_a",
+    "/usr/bin/python3 -m pytest -q",
+    "make test",
+    "make -C build check",
+    "make -j4 test-unit",
   ])("counts %s", (command) => {
     expect(isVerifyCommand(command)).toBe(true);
   });
@@ -35,6 +45,13 @@ describe("isVerifyCommand", () => {
     "npm run build",
     "mix compile",
     "echo done",
+    "make",
+    "make -j4 all",
+    "make -C tests",
+    "python manage.py migrate",
+    "python setup.py test_helpers.py",
+    "python -m pip install pytest",
+    "cat tests/runtests.py",
     "",
   ])("does not count %s", (command) => {
     expect(isVerifyCommand(command)).toBe(false);

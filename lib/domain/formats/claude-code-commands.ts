@@ -10,10 +10,15 @@ const SEPARATORS = /&&|\|\||[;|\n&()]/g;
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words that only launch the next one (`npx vitest`, `time pytest`). */
 const LAUNCHERS = new Set(["npx", "bunx", "time", "sudo", "exec", "command", "env"]);
-/** Two-word launchers (`uv run pytest`, `pnpm exec jest`, `python -m pytest`). */
-const TWO_WORD_LAUNCHERS = new Set(["uv run", "poetry run", "pipenv run", "pnpm exec", "pnpm dlx", "yarn dlx", "bundle exec", "python -m", "python3 -m"]);
+/** Two-word launchers (`uv run pytest`, `pnpm exec jest`); `python -m` is read apart, for every Python's name. */
+const TWO_WORD_LAUNCHERS = new Set(["uv run", "poetry run", "pipenv run", "pnpm exec", "pnpm dlx", "yarn dlx", "bundle exec"]);
 const TWO_WORD_LAUNCHER_HEADS = new Set([...TWO_WORD_LAUNCHERS].map((launcher) => launcher.split(" ")[0]));
-const TEST_BINARIES = new Set(["pytest", "vitest", "jest", "pre-commit"]);
+/** `python`, `python3`, `python3.11`. */
+const PYTHON = /^python(?:\d+(?:\.\d+)?)?$/;
+/** Runners by name, run alone or by a Python (`python -m unittest`, Django's `python tests/runtests.py`). */
+const TEST_BINARIES = new Set(["pytest", "vitest", "jest", "pre-commit", "unittest", "runtests.py"]);
+/** Make targets that run checks (`make test`, `make check`, `make test-unit`); a plain `make` builds. */
+const MAKE_TEST_TARGET = /^(?:test|tests|check)(?:[-_:].*)?$/;
 const PACKAGE_MANAGERS = new Set(["npm", "yarn", "pnpm", "bun"]);
 const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["mix", new Set(["test", "precommit"])],
@@ -24,15 +29,18 @@ const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 /**
  * True when a shell command runs tests or a commit anywhere in it: pytest,
  * npm/yarn/pnpm/bun test, vitest, jest, mix test (and Phoenix's
- * `mix precommit`), go test, cargo test, `git commit`, pre-commit. Only words
- * in command position count, so `cat jest.config.js` is not a test run.
+ * `mix precommit`), go test, cargo test, unittest, Django's `runtests.py` and
+ * `manage.py test`, `make test`/`make check`, `git commit`, pre-commit. Only
+ * words in command position count, so `cat jest.config.js` is not a test run.
  *
  * @example isVerifyCommand("git add -A && git commit -m wip") // true
  * @example isVerifyCommand("mix test test/a_test.exs 2>&1 | tail -5") // true
+ * @example isVerifyCommand("/testbed/tests/runtests.py timezones") // true
+ * @example isVerifyCommand("make -j4") // false
  */
 export function isVerifyCommand(command: string): boolean {
-  // Every word that makes a verification holds one of these (pytest, npm test, pre-commit, git commit, jest…).
-  if (!command.includes("test") && !command.includes("commit") && !command.includes("jest")) return false;
+  // Every word that makes a verification holds one of these (pytest, npm test, pre-commit, git commit, jest, make check…).
+  if (!command.includes("test") && !command.includes("commit") && !command.includes("jest") && !command.includes("check")) return false;
   // Part by part, word by word, as far as needed: a command may carry a heredoc of thousands of words.
   const separators = SEPARATORS;
   separators.lastIndex = 0;
@@ -88,10 +96,13 @@ function isVerifyStep(words: StepWords): boolean {
     if (word === undefined) return false;
     if (ENV_ASSIGNMENT.test(word) || LAUNCHERS.has(word)) at++;
     else if (TWO_WORD_LAUNCHER_HEADS.has(word) && TWO_WORD_LAUNCHERS.has(`${word} ${words.get(at + 1) ?? ""}`)) at += 2;
+    else if (PYTHON.test(baseName(word)) && words.get(at + 1) === "-m") at += 2;
     else break;
   }
   const head = baseName(words.get(at) as string);
   if (TEST_BINARIES.has(head)) return true;
+  if (PYTHON.test(head)) return isPythonTestScript(words, at + 1);
+  if (head === "make") return hasMakeTestTarget(words, at + 1);
   if (!PACKAGE_MANAGERS.has(head) && head !== "git" && !SUBCOMMANDS.has(head)) return false;
   const next = words.get(at + 1);
   if (PACKAGE_MANAGERS.has(head) && next !== undefined) {
@@ -100,6 +111,21 @@ function isVerifyStep(words: StepWords): boolean {
   }
   if (head === "git") return readGitSubcommand(words, at + 1) === "commit";
   return next !== undefined && (SUBCOMMANDS.get(head)?.has(next) ?? false);
+}
+
+/** `python tests/runtests.py …` (Django's runner) or `python manage.py test …`. */
+function isPythonTestScript(words: StepWords, at: number): boolean {
+  const script = baseName(words.get(at) ?? "");
+  return TEST_BINARIES.has(script) || (script === "manage.py" && words.get(at + 1) === "test");
+}
+
+/** Whether `make [-C dir] [-f file] [-jN] [VAR=x] <target>…` names a test target among its targets. */
+function hasMakeTestTarget(words: StepWords, from: number): boolean {
+  for (let at = from, word = words.get(at); word !== undefined; word = words.get(at)) {
+    if (MAKE_TEST_TARGET.test(word)) return true;
+    at += word === "-C" || word === "-f" ? 2 : 1;
+  }
+  return false;
 }
 
 /** The subcommand of `git [-C dir] [-c k=v] [--flag] <subcommand>`. */

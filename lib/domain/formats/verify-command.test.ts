@@ -9,8 +9,10 @@ import { isVerifyCommand } from "./claude-code-commands";
 /** The whole-command reading: every part split into all its words. */
 function isVerifyCommandBySplitting(command: string): boolean {
   const launchers = new Set(["npx", "bunx", "time", "sudo", "exec", "command", "env"]);
-  const twoWord = new Set(["uv run", "poetry run", "pipenv run", "pnpm exec", "pnpm dlx", "yarn dlx", "bundle exec", "python -m", "python3 -m"]);
-  const binaries = new Set(["pytest", "vitest", "jest", "pre-commit"]);
+  const twoWord = new Set(["uv run", "poetry run", "pipenv run", "pnpm exec", "pnpm dlx", "yarn dlx", "bundle exec"]);
+  const binaries = new Set(["pytest", "vitest", "jest", "pre-commit", "unittest", "runtests.py"]);
+  const baseName = (word: string) => word.slice(word.lastIndexOf("/") + 1);
+  const isPython = (word: string) => /^python(\d+(\.\d+)?)?$/.test(baseName(word));
   const managers = new Set(["npm", "yarn", "pnpm", "bun"]);
   const subcommands = new Map([["mix", new Set(["test", "precommit"])], ["go", new Set(["test"])], ["cargo", new Set(["test", "nextest"])]]);
   const isStep = (words: string[]): boolean => {
@@ -20,11 +22,19 @@ function isVerifyCommandBySplitting(command: string): boolean {
       if (word === undefined) return false;
       if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || launchers.has(word)) at++;
       else if (twoWord.has(`${word} ${words[at + 1] ?? ""}`)) at += 2;
+      else if (isPython(word) && words[at + 1] === "-m") at += 2;
       else break;
     }
-    const head = words[at].slice(words[at].lastIndexOf("/") + 1);
+    const head = baseName(words[at]);
     const next = words[at + 1];
     if (binaries.has(head)) return true;
+    if (isPython(head)) return binaries.has(baseName(next ?? "")) || (baseName(next ?? "") === "manage.py" && words[at + 2] === "test");
+    if (head === "make") {
+      for (let target = at + 1; target < words.length; target += words[target] === "-C" || words[target] === "-f" ? 2 : 1) {
+        if (/^(test|tests|check)([-_:].*)?$/.test(words[target])) return true;
+      }
+      return false;
+    }
     if (managers.has(head) && next !== undefined) {
       if (next === "test" || binaries.has(next)) return true;
       return next === "run" && /^test(?::|$)/.test(words[at + 2] ?? "");
@@ -41,7 +51,7 @@ function isVerifyCommandBySplitting(command: string): boolean {
 
 const word = fc.constantFrom(
   "pytest", "/usr/bin/pytest", "jest", "vitest", "pre-commit", "bun", "npm", "yarn", "test", "run", "test:unit", "testing", "git", "commit", "add", "-C", "dir", "-c", "k=v", "--no-verify",
-  "FOO=1", "npx", "time", "uv", "poetry", "python", "python3", "-m", "mix", "precommit", "go", "cargo", "nextest", "cat", "jest.config.js", "echo", "x",
+  "FOO=1", "npx", "time", "uv", "poetry", "python", "python3", "/usr/bin/python3.11", "-m", "unittest", "tests/runtests.py", "manage.py", "make", "-f", "check", "test-unit", "mix", "precommit", "go", "cargo", "nextest", "cat", "jest.config.js", "echo", "x",
 );
 const gap = fc.constantFrom(" ", " ", "  ", "\t", "\u00a0", "\u2028", "&&", "||", ";", "|", "\n", "&", "(", ")", " && ", "; ");
 const command = fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: gap }), { maxLength: 14, size: "max" }).map((parts) => parts.join(""));

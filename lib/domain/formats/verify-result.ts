@@ -32,11 +32,14 @@ export interface VerifyInput {
  * A `verify.result` event (a plain object, validated by the caller through
  * `toParseItem`): `passed` from the exit code; without one, failed when the
  * format flags an error or the runner's output counts failures (a `| tail`
- * hides the exit code but not the summary); `failing` when the output names failing
- * tests; `failureSignature` (an extension field the detector prefers) from the
- * command and the output's first lines with timestamps, durations, ids and
- * addresses masked, so that five runs of one failing commit that differ only
- * in timings share one signature.
+ * hides the exit code but not the summary); `failing` when the output names
+ * failing tests; `failingCount` (an extension field the detector counts by:
+ * the protocol has no count field, only ids) when the runner's summary counts
+ * more failures than the ids it names (`297 tests, 11 failures` after a
+ * `| tail`); `failureSignature` (an extension field the detector prefers)
+ * from the command and the output's first lines with timestamps, durations,
+ * ids and addresses masked, so that five runs of one failing commit that
+ * differ only in timings share one signature.
  */
 export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
   const outcome = parseTestOutput(input.output);
@@ -53,6 +56,7 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     passed,
     ...(input.exitCode !== undefined ? { exitCode: input.exitCode } : {}),
     ...(outcome !== null && outcome.failing.length > 0 && !passed ? { failing: outcome.failing } : {}),
+    ...(outcome !== null && outcome.failed > outcome.failing.length && !passed ? { failingCount: outcome.failed } : {}),
     stderr,
     ...input.extra,
   };

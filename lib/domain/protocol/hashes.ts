@@ -302,10 +302,10 @@ function takeFirstLines(text: string, count: number): string {
   return normalized.slice(0, end);
 }
 
-/** What a failing `verify.result` says: its failure signature, and how many tests failed when it lists them. */
+/** What a failing `verify.result` says: its failure signature, and how many tests failed when it lists or counts them. */
 export interface FailureSummary {
   signature: string;
-  /** Distinct failing test ids; `null` without `failing`. */
+  /** Distinct failing test ids, or the extension field `failingCount` when it counts more; `null` with neither. */
   failingCount: number | null;
 }
 
@@ -313,23 +313,33 @@ export interface FailureSummary {
  * Summarises a `verify.result`: `null` when it passed; else its failure
  * signature (from `failing` when present, else the extension field
  * `failureSignature` a transcript mapper states, otherwise from `command` and
- * `stderr`) and its failing-test count. With a `memo` (the detector keeps one
- * per run), a signature text equal to the last one hashed reuses its hash:
- * both kinds of text hash the same way, so they can share it.
+ * `stderr`) and its failing-test count. The count is the runner's own when a
+ * transcript mapper states it as the extension field `failingCount` (a
+ * summary such as `297 tests, 11 failures` whose ids a `| tail` cut off), so
+ * that a result naming few or no tests still counts. With a `memo` (the
+ * detector keeps one per run), a signature text equal to the last one hashed
+ * reuses its hash: both kinds of text hash the same way, so they can share it.
  */
 export function summarizeFailure(event: EventFields, memo?: HashMemo): FailureSummary | null {
   if (event.passed === true) return null;
+  const counted = readFailingCount(event);
   if (Array.isArray(event.failing)) {
     const ids = sortFailingIds(event.failing);
-    return { signature: hashFailingIds(ids, memo), failingCount: ids.length };
+    return { signature: hashFailingIds(ids, memo), failingCount: Math.max(ids.length, counted ?? 0) };
   }
   // Mappers of agent transcripts state a signature over more thoroughly masked output.
   if (typeof event.failureSignature === "string" && event.failureSignature !== "") {
-    return { signature: event.failureSignature, failingCount: null };
+    return { signature: event.failureSignature, failingCount: counted };
   }
   const command = typeof event.command === "string" ? event.command : "";
   const stderr = typeof event.stderr === "string" ? event.stderr : undefined;
-  return { signature: hashCommandFailure(command, stderr, memo), failingCount: null };
+  return { signature: hashCommandFailure(command, stderr, memo), failingCount: counted };
+}
+
+/** The extension field `failingCount` when it is a positive whole number, else `null`. */
+function readFailingCount(event: EventFields): number | null {
+  const count = event.failingCount;
+  return typeof count === "number" && Number.isInteger(count) && count > 0 ? count : null;
 }
 
 /** The failure signature of a `verify.result`; `null` when it passed. */
