@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { parseSource } from "@/lib/domain/formats";
 import type { LoopEvent, SourceFormat } from "@/lib/domain/protocol/types";
-import { buildDetectReport, formatDetectTable, parseDetectorConfig, type DetectReport, type DetectorConfig, type FindingLocation } from "@/lib/domain/detector";
+import { buildDetectReport, formatDetectTable, listUnknownConfigKeys, parseDetectorConfig, type DetectReport, type DetectorConfig, type FindingLocation } from "@/lib/domain/detector";
 import { expandPaths, readChunks } from "@/lib/db/ingest/file-source";
 import { mergeFacts } from "@/lib/db/ingest/merge-facts";
 import type { RunFactFields } from "@/lib/domain/formats/types";
@@ -33,8 +33,11 @@ export async function runDetectCommand(argv: string[]): Promise<number> {
       throw new UsageError(`--config ${configPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const result = parseDetectorConfig(parsed);
-    if (!result.ok) {
-      throw new UsageError(`--config ${configPath}:\n${result.errors.map((e) => `  ${e.field}: ${e.message}`).join("\n")}`);
+    // A misspelt key would leave its default in force without a word: it is an error like a wrong value.
+    const unknown = listUnknownConfigKeys(parsed).map((u) => ({ field: u.key, message: `no such setting${u.suggestion === null ? "" : ` (did you mean ${u.suggestion}?)`}` }));
+    const errors = [...(result.ok ? [] : result.errors), ...unknown];
+    if (!result.ok || errors.length > 0) {
+      throw new UsageError(`--config ${configPath}:\n${errors.map((e) => `  ${e.field}: ${e.message}`).join("\n")}`);
     }
     config = result.config;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_DETECTOR_CONFIG,
   DETECTOR_PRESETS,
+  listUnknownConfigKeys,
   type DetectorConfig,
   parseDetectorConfig,
   resolveDetectorConfig,
@@ -107,5 +108,17 @@ describe("DETECTOR_PRESETS", () => {
     expect(numericKeys.filter((k) => aggressive[k] !== recommended[k]).length).toBeGreaterThan(10);
     expect(conservative.enableAutoUnblock).toBe(false);
     expect(aggressive.enableAutoUnblock).toBe(true);
+  });
+});
+
+describe("listUnknownConfigKeys", () => {
+  it("names each key that is no setting, with the setting it most likely meant", () => {
+    expect(listUnknownConfigKeys({ maxStep: 1, maxturnspernode: 2, maxSteps: 3, colour: "red" })).toEqual([
+      { key: "maxStep", suggestion: "maxSteps" },
+      { key: "maxturnspernode", suggestion: "maxTurnsPerNode" },
+      { key: "colour", suggestion: null },
+    ]);
+    expect(listUnknownConfigKeys({ maxSteps: 3 })).toEqual([]);
+    expect(listUnknownConfigKeys(null)).toEqual([]);
   });
 });

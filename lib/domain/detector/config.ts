@@ -198,6 +198,42 @@ function checkField(rule: FieldRule, value: unknown): string | null {
 }
 
 /**
+ * The keys of a settings object that name no setting: a file a person wrote
+ * (`detect --config`) with a misspelt key would otherwise run with the
+ * default in silence. Each with the setting it most likely meant, if any.
+ *
+ * @example listUnknownConfigKeys({ maxStep: 1, maxSteps: 2 }) // [{ key: "maxStep", suggestion: "maxSteps" }]
+ */
+export function listUnknownConfigKeys(input: unknown): { key: string; suggestion: string | null }[] {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return [];
+  return Object.keys(input)
+    .filter((key) => !Object.prototype.hasOwnProperty.call(DETECTOR_CONFIG_RULES, key))
+    .map((key) => ({ key, suggestion: closestKey(key) }));
+}
+
+/** The setting whose name is nearest `key` (case aside, at most 2 edits apart), or null. */
+function closestKey(key: string): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of CONFIG_KEYS) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/**
  * Validates a flat settings object (from `--config`, a project's settings or
  * a form). Unknown keys are ignored; every wrong value is reported by field.
  *

@@ -10,6 +10,7 @@ export {
   DEFAULT_DETECTOR_CONFIG,
   DETECTOR_PRESETS,
   type DetectorPresetName,
+  listUnknownConfigKeys,
   parseDetectorConfig,
   resolveDetectorConfig,
 } from "./config";
