@@ -41,6 +41,13 @@ describe("loopscope <command> --help and usage errors", () => {
     expect(text).not.toContain("usage: loopscope ingest");
   });
 
+  it("user names the value it cannot take, and refuses what it would ignore", async () => {
+    expect(await main(["user", "add", "carl", "--role", "superuser", "--no-password"])).toBe(2);
+    expect(err.join("\n")).toContain('--role "superuser" is no role: one of viewer, operator, admin');
+    expect(await main(["user", "set-role", "bob", "king"])).toBe(2);
+    expect(err.join("\n")).toContain('"king" is no role');
+  });
+
   it("export into a folder that is not there says so before any work, naming the folder", async () => {
     const missing = join(dir, "no-such-folder");
     expect(await main(["export", "some-run", "-o", join(missing, "run.html")])).toBe(2);

@@ -24,9 +24,11 @@ export async function runUserCommand(argv: string[]): Promise<number> {
       case "list":
         return await printUsers();
       case "set-role": {
-        const [name, roleArg] = parseArgs(rest, []).positionals;
+        const [name, roleArg, extra] = parseArgs(rest, []).positionals;
         const role = parseRole(roleArg);
-        if (!name || !role) throw new UsageError(`user set-role needs a name and one of ${ROLES.join(", ")}`);
+        if (!name || !roleArg) throw new UsageError(`user set-role needs a name and one of ${ROLES.join(", ")}`);
+        if (!role) throw new UsageError(`"${roleArg}" is no role: one of ${ROLES.join(", ")}`);
+        if (extra !== undefined) throw new UsageError(`user set-role takes a name and a role, not "${extra}"`);
         if (!(await setUserRole(name, role))) return notFound(name);
         console.log(`${name.toLowerCase()} is now ${role}`);
         return 0;
@@ -68,10 +70,13 @@ function notFound(name: string): number {
 
 async function addUser(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ["role", "no-password"], ["role"]);
-  const [name] = args.positionals;
-  const role = parseRole(args.flags.get("role"));
+  const [name, extra] = args.positionals;
+  const roleArg = args.flags.get("role");
+  const role = parseRole(roleArg);
   if (!name) throw new UsageError("user add needs a name, e.g. `loopscope user add ada --role admin`");
-  if (!role) throw new UsageError(`user add needs --role ${ROLES.join("|")}`);
+  if (extra !== undefined) throw new UsageError(`user add takes one name, not also "${extra}"`);
+  if (typeof roleArg !== "string") throw new UsageError(`user add needs --role ${ROLES.join("|")}`);
+  if (!role) throw new UsageError(`--role "${roleArg}" is no role: one of ${ROLES.join(", ")}`);
   if (!USER_NAME_PATTERN.test(name.trim().toLowerCase())) throw new UserError(`"${name}" is not a valid user name: 1–64 of a-z, 0-9, . _ @ -`);
   let password: string | null = null;
   if (!args.flags.has("no-password")) {
