@@ -1,4 +1,5 @@
 import { userInfo } from "node:os";
+import { getLinkBaseUrl, getPublicUrl } from "@/lib/auth/config";
 
 /**
  * Who acts from the command line, as keys, share links and channels record
@@ -16,4 +17,15 @@ function accountName(): string | null {
     // No passwd entry for this uid (some containers).
     return null;
   }
+}
+
+/**
+ * The base of a link printed for a person to open. Without LOOPSCOPE_URL the
+ * command line cannot know the dashboard's address, so it says which one it
+ * assumed (on stderr: stdout stays the link alone, for scripts).
+ */
+export function linkBaseForPeople(): string {
+  const base = getLinkBaseUrl();
+  if (getPublicUrl() === null) console.error(`(LOOPSCOPE_URL is not set: the link assumes the dashboard at ${base}; set LOOPSCOPE_URL to the address people open)`);
+  return base;
 }

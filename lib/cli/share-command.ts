@@ -1,9 +1,8 @@
 import { closeDb } from "@/lib/db/client";
 import { createShareLink, findShareLinkId, listShareLinks, parseShareExpiry, revokeShareLink, ShareError } from "@/lib/db/share-links";
-import { getLinkBaseUrl } from "@/lib/auth/config";
 import { formatInstant } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
-import { cliActor } from "./actor";
+import { cliActor, linkBaseForPeople } from "./actor";
 
 export const SHARE_USAGE = `usage: loopscope share create <runId> [--expires 7d] [--redact] [--by <name>]
                                       print a read-only link to one run (at most 90d)
@@ -25,7 +24,7 @@ export async function runShareCommand(argv: string[]): Promise<number> {
         console.error(`loopscope: no run with id ${runId}`);
         return 1;
       }
-      console.log(`${getLinkBaseUrl()}/share/${made.token}`);
+      console.log(`${linkBaseForPeople()}/share/${made.token}`);
       console.error(`read-only link to ${runId}${made.link.redact ? " (redacted)" : ""}, expires ${formatInstant(made.link.expiresAt)} UTC; shown only now`);
       return 0;
     }

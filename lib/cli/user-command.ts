@@ -2,10 +2,10 @@ import { closeDb } from "@/lib/db/client";
 import { createSignInLink, createUser, listUsers, removeUser, setUserRole, UserError, USER_NAME_PATTERN } from "@/lib/db/users";
 import { parseRole, ROLES } from "@/lib/domain/access/roles";
 import { checkPasswordStrength } from "@/lib/auth/secrets";
-import { getLinkBaseUrl } from "@/lib/auth/config";
 import { formatInstant } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
 import { readPassword } from "./read-secret";
+import { linkBaseForPeople } from "./actor";
 
 export const USER_USAGE = `usage: loopscope user add <name> --role viewer|operator|admin [--no-password]
                                       password from a prompt, or the first line of stdin when it is not a terminal
@@ -45,7 +45,7 @@ export async function runUserCommand(argv: string[]): Promise<number> {
         if (!name) throw new UsageError("user link needs a name");
         const link = await createSignInLink(name);
         if (!link) return notFound(name);
-        console.log(`${getLinkBaseUrl()}/sign-in/link/${link.token}`);
+        console.log(`${linkBaseForPeople()}/sign-in/link/${link.token}`);
         console.error(`one-time sign-in link for ${link.user}, valid until ${formatInstant(link.expiresAt)} UTC (10 minutes)`);
         return 0;
       }
