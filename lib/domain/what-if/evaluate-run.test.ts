@@ -35,6 +35,38 @@ describe("evaluateWhatIf", () => {
     expect(tight.falseAlarm).toBe(true);
     const halted = toWhatIfRow({ ...input, terminalStatus: null, currentFindings: 1 }, evaluateWhatIf(events, {}));
     expect(halted.noLongerHalted).toBe(true);
-    expect(summarizeWhatIf([relaxed, tight, halted])).toMatchObject({ runs: 3, wouldHalt: 1, falseAlarms: 1, noLongerHalted: 1, saved: { steps: 1 } });
+    // The false alarm's last step is work thrown away, not saved.
+    expect(summarizeWhatIf([relaxed, tight, halted])).toMatchObject({ runs: 3, wouldHalt: 1, falseAlarms: 1, noLongerHalted: 1, saved: { steps: 0 } });
+  });
+
+  it("saves nothing by halting a run that succeeded: only the other runs' halts add to the totals", () => {
+    const tight = toWhatIfRow(
+      { runId: "c8b3", title: "x", terminalStatus: "done_success", status: "done", currentFindings: 0, currentHaltReason: null },
+      evaluateWhatIf(load("clean-success.jsonl"), { maxSteps: 2 }),
+    );
+    expect(tight).toMatchObject({ falseAlarm: true, halt: { step: 3 }, totals: { steps: 4 }, saved: { steps: 0, tokens: 0, costUsd: 0 } });
+    const looping = toWhatIfRow(
+      { runId: "7d41", title: "y", terminalStatus: null, status: "halted", currentFindings: 1, currentHaltReason: "stalled" },
+      evaluateWhatIf(load("planner-researcher-loop.jsonl"), {}),
+    );
+    expect(looping.saved).toEqual({ steps: 1, tokens: 5200, costUsd: 0 });
+    expect(summarizeWhatIf([tight, looping]).saved).toEqual({ steps: 1, tokens: 5200, costUsd: 0 });
+  });
+
+  it("does not count a run halted by its runtime as no longer halted: only detector findings can go away", () => {
+    const runtimeHalt = (events: LoopEvent[]): LoopEvent[] => {
+      const last = events[events.length - 1];
+      return [...events, { v: 1, id: "runtime-halt", runId: last.runId, ts: last.ts, type: "loop.halted", haltReason: "budget_exceeded", source: "runtime" } as LoopEvent];
+    };
+    const input = { runId: "c8b3", title: "x", terminalStatus: null, status: "halted", currentFindings: 1, currentHaltReason: "budget_exceeded" };
+    const runtimeOnly = toWhatIfRow(input, evaluateWhatIf(runtimeHalt(load("clean-success.jsonl").slice(0, -1)), {}));
+    expect(runtimeOnly).toMatchObject({ halt: null, runtimeHalts: 1, noLongerHalted: false });
+    // A detector finding beside the runtime's halt still goes away under a looser setting.
+    const both = toWhatIfRow(
+      { ...input, currentFindings: 2 },
+      evaluateWhatIf(runtimeHalt(load("planner-researcher-loop.jsonl")), { edge_without_progress: 50, maxCycleIterations: 50 }),
+    );
+    expect(both).toMatchObject({ halt: null, runtimeHalts: 1, noLongerHalted: true });
+    expect(summarizeWhatIf([runtimeOnly, both]).noLongerHalted).toBe(1);
   });
 });

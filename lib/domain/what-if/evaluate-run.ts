@@ -24,7 +24,14 @@ export interface WhatIfRunResult {
   totals: RunTotals;
   /** What halting there would have saved: everything the run spent after that point. */
   saved: RunTotals;
+  /**
+   * The run's own `loop.halted` events: stored among its findings as the
+   * runtime's halts, which no detector setting takes away.
+   */
+  runtimeHalts: number;
 }
+
+const NOTHING_SAVED: RunTotals = { steps: 0, tokens: 0, costUsd: 0 };
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
@@ -38,6 +45,7 @@ export class WhatIfEvaluator {
   private readonly totals: RunTotals = { steps: 0, tokens: 0, costUsd: 0 };
   private atHalt: RunTotals | null = null;
   private halt: WhatIfHalt | null = null;
+  private runtimeHalts = 0;
 
   constructor(config: Partial<DetectorConfig>) {
     this.detector = new RunDetector(config);
@@ -51,6 +59,8 @@ export class WhatIfEvaluator {
       totals.costUsd += num(event.costUsd);
     } else if (event.type === "llm.completed") {
       totals.tokens += num(event.tokens);
+    } else if (event.type === "loop.halted") {
+      this.runtimeHalts++;
     }
     const found = this.detector.feed(event);
     if (this.halt === null && found.length > 0) {
@@ -64,8 +74,8 @@ export class WhatIfEvaluator {
     const { totals, atHalt } = this;
     const saved: RunTotals = atHalt
       ? { steps: totals.steps - atHalt.steps, tokens: totals.tokens - atHalt.tokens, costUsd: totals.costUsd - atHalt.costUsd }
-      : { steps: 0, tokens: 0, costUsd: 0 };
-    return { findings: [...this.detector.findings], halt: this.halt, totals: { ...totals }, saved };
+      : { ...NOTHING_SAVED };
+    return { findings: [...this.detector.findings], halt: this.halt, totals: { ...totals }, saved, runtimeHalts: this.runtimeHalts };
   }
 }
 
@@ -87,7 +97,7 @@ export interface WhatIfRunInput {
   title: string | null;
   terminalStatus: string | null;
   status: string;
-  /** The findings stored now (under the project's configuration). */
+  /** The findings stored now (under the project's configuration), the runtime's own halts included. */
   currentFindings: number;
   currentHaltReason: string | null;
 }
@@ -95,7 +105,7 @@ export interface WhatIfRunInput {
 export interface WhatIfRow extends WhatIfRunInput, WhatIfRunResult {
   /** Ended `done_success` yet would have been halted: the false alarm a stricter setting causes. */
   falseAlarm: boolean;
-  /** Halted now but would not be under the new configuration. */
+  /** Halted now by the detector but would not be under the new configuration. */
   noLongerHalted: boolean;
 }
 
@@ -107,17 +117,24 @@ export interface WhatIfSummary {
   saved: RunTotals;
 }
 
-/** Combines a run's facts with its re-evaluation. */
+/**
+ * Combines a run's facts with its re-evaluation. Halting a run that went on to
+ * succeed saves nothing (it throws the work away), so a false alarm's `saved`
+ * is zero. Only the detector's findings can disappear under another setting:
+ * a run whose stored findings are all the runtime's own halts stays halted.
+ */
 export function toWhatIfRow(input: WhatIfRunInput, result: WhatIfRunResult): WhatIfRow {
+  const falseAlarm = result.halt !== null && input.terminalStatus === "done_success";
   return {
     ...input,
     ...result,
-    falseAlarm: result.halt !== null && input.terminalStatus === "done_success",
-    noLongerHalted: result.halt === null && input.currentFindings > 0,
+    saved: falseAlarm ? { ...NOTHING_SAVED } : result.saved,
+    falseAlarm,
+    noLongerHalted: result.halt === null && input.currentFindings > result.runtimeHalts,
   };
 }
 
-/** Totals over a what-if re-run. */
+/** Totals over a what-if re-run; false alarms add nothing to what is saved (see `toWhatIfRow`). */
 export function summarizeWhatIf(rows: readonly WhatIfRow[]): WhatIfSummary {
   const saved: RunTotals = { steps: 0, tokens: 0, costUsd: 0 };
   let wouldHalt = 0;
