@@ -4,17 +4,11 @@ import { UsageError } from "./args";
 // every tool call of an agent, and loading every command first costs it a
 // quarter of a second. The usage text (help, usage errors) loads them all.
 async function buildUsage(): Promise<string> {
-  const [
-    { INGEST_USAGE }, { DETECT_USAGE }, { KEYS_USAGE }, { USER_USAGE }, { SHARE_USAGE }, { NOTIFY_USAGE },
-    { HOOK_USAGE }, { PRUNE_USAGE }, { BACKUP_USAGE }, { SERVE_USAGE }, { UP_USAGE },
-    { EXPORT_USAGE }, { MIGRATE_USAGE },
-  ] = await Promise.all([
-    import("./ingest-command"), import("./detect-command"), import("./keys-command"), import("./user-command"),
-    import("./share-command"), import("./notify-command"), import("./hook-command"), import("./prune-command"),
-    import("./backup-command"), import("./serve-command"), import("./up-command"),
-    import("./export-command"), import("./migrate-command"),
-  ]);
-  return `loopscope: see, stop and resume AI coding agents that go round in circles
+  const usages = await Promise.all(USAGE_ORDER.map((name) => COMMANDS[name].usage()));
+  return `${SUMMARY}${usages.join("\n\n")}`;
+}
+
+const SUMMARY = `loopscope: see, stop and resume AI coding agents that go round in circles
 
 commands:
   up [folder...] [--port 3000] [--no-open]
@@ -37,32 +31,10 @@ commands:
   migrate                           apply database migrations (also done on first use)
   serve [--port 3000]               serve the dashboard (in a clone, after npm run build)
 
-${UP_USAGE}
+`;
 
-${INGEST_USAGE}
-
-${DETECT_USAGE}
-
-${USER_USAGE}
-
-${KEYS_USAGE}
-
-${SHARE_USAGE}
-
-${EXPORT_USAGE}
-
-${NOTIFY_USAGE}
-
-${HOOK_USAGE}
-
-${PRUNE_USAGE}
-
-${BACKUP_USAGE}
-
-${MIGRATE_USAGE}
-
-${SERVE_USAGE}`;
-}
+/** The order of the commands' usages in the full usage text. */
+const USAGE_ORDER = ["up", "ingest", "detect", "user", "keys", "share", "export", "notify", "hook", "prune", "backup", "migrate", "serve"] as const;
 
 /** Whether the arguments after a command ask for its help (`--help` anywhere before `--`, or `-h` first). */
 function asksForHelp(rest: readonly string[]): boolean {
@@ -108,19 +80,24 @@ interface Command {
   usage: () => Promise<string>;
 }
 
+/** A command from its module: `run` and `usage` each import it when called. */
+function lazy<M>(load: () => Promise<M>, run: (m: M, rest: string[]) => Promise<number>, usage: (m: M) => string): Command {
+  return { run: async (rest) => run(await load(), rest), usage: async () => usage(await load()) };
+}
+
 /** Each command, imported when it runs or when its usage is asked for. */
 const COMMANDS: Record<string, Command> = {
-  ingest: { run: async (r) => (await import("./ingest-command")).runIngestCommand(r), usage: async () => (await import("./ingest-command")).INGEST_USAGE },
-  detect: { run: async (r) => (await import("./detect-command")).runDetectCommand(r), usage: async () => (await import("./detect-command")).DETECT_USAGE },
-  keys: { run: async (r) => (await import("./keys-command")).runKeysCommand(r), usage: async () => (await import("./keys-command")).KEYS_USAGE },
-  user: { run: async (r) => (await import("./user-command")).runUserCommand(r), usage: async () => (await import("./user-command")).USER_USAGE },
-  share: { run: async (r) => (await import("./share-command")).runShareCommand(r), usage: async () => (await import("./share-command")).SHARE_USAGE },
-  export: { run: async (r) => (await import("./export-command")).runExportCommand(r), usage: async () => (await import("./export-command")).EXPORT_USAGE },
-  notify: { run: async (r) => (await import("./notify-command")).runNotifyCommand(r), usage: async () => (await import("./notify-command")).NOTIFY_USAGE },
-  hook: { run: async (r) => (await import("./hook-command")).runHookCommand(r), usage: async () => (await import("./hook-command")).HOOK_USAGE },
-  prune: { run: async (r) => (await import("./prune-command")).runPruneCommand(r), usage: async () => (await import("./prune-command")).PRUNE_USAGE },
-  backup: { run: async (r) => (await import("./backup-command")).runBackupCommand(r), usage: async () => (await import("./backup-command")).BACKUP_USAGE },
-  migrate: { run: async (r) => (await import("./migrate-command")).runMigrateCommand(r), usage: async () => (await import("./migrate-command")).MIGRATE_USAGE },
-  serve: { run: async (r) => (await import("./serve-command")).runServeCommand(r), usage: async () => (await import("./serve-command")).SERVE_USAGE },
-  up: { run: async (r) => (await import("./up-command")).runUpCommand(r), usage: async () => (await import("./up-command")).UP_USAGE },
+  ingest: lazy(() => import("./ingest-command"), (m, r) => m.runIngestCommand(r), (m) => m.INGEST_USAGE),
+  detect: lazy(() => import("./detect-command"), (m, r) => m.runDetectCommand(r), (m) => m.DETECT_USAGE),
+  keys: lazy(() => import("./keys-command"), (m, r) => m.runKeysCommand(r), (m) => m.KEYS_USAGE),
+  user: lazy(() => import("./user-command"), (m, r) => m.runUserCommand(r), (m) => m.USER_USAGE),
+  share: lazy(() => import("./share-command"), (m, r) => m.runShareCommand(r), (m) => m.SHARE_USAGE),
+  export: lazy(() => import("./export-command"), (m, r) => m.runExportCommand(r), (m) => m.EXPORT_USAGE),
+  notify: lazy(() => import("./notify-command"), (m, r) => m.runNotifyCommand(r), (m) => m.NOTIFY_USAGE),
+  hook: lazy(() => import("./hook-command"), (m, r) => m.runHookCommand(r), (m) => m.HOOK_USAGE),
+  prune: lazy(() => import("./prune-command"), (m, r) => m.runPruneCommand(r), (m) => m.PRUNE_USAGE),
+  backup: lazy(() => import("./backup-command"), (m, r) => m.runBackupCommand(r), (m) => m.BACKUP_USAGE),
+  migrate: lazy(() => import("./migrate-command"), (m, r) => m.runMigrateCommand(r), (m) => m.MIGRATE_USAGE),
+  serve: lazy(() => import("./serve-command"), (m, r) => m.runServeCommand(r), (m) => m.SERVE_USAGE),
+  up: lazy(() => import("./up-command"), (m, r) => m.runUpCommand(r), (m) => m.UP_USAGE),
 };
