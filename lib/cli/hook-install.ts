@@ -106,8 +106,8 @@ async function writeSettings(path: string, settings: Record<string, unknown>): P
   await rename(tmp, path);
 }
 
-/** The name of a key `hook install` made: the one kind of key `--uninstall` revokes. */
-const hookKeyName = (cwd: string) => `claude-code-hook-${basename(cwd)}`;
+/** How the names of the keys `hook install` makes begin (then the project folder's name): the one kind `--uninstall` revokes. */
+const HOOK_KEY_PREFIX = "claude-code-hook-";
 
 /** Whether this directory's command line reaches a database (without creating a SQLite file). */
 function reachesDatabase(cwd: string, env: HookEnv): boolean {
@@ -130,7 +130,7 @@ async function retireHookKey(key: string, cwd: string, env: HookEnv): Promise<vo
   try {
     const info = await verifyApiKey(key);
     if (info === null) return;
-    if (!info.name.startsWith("claude-code-hook-")) {
+    if (!info.name.startsWith(HOOK_KEY_PREFIX)) {
       console.error(`the hook's key ${info.prefix}… (${info.name}) was not made by hook install: it stays (loopscope keys revoke ${info.id} if nothing else uses it)`);
       return;
     }
@@ -147,7 +147,7 @@ async function createHookKey(cwd: string, env: HookEnv): Promise<string> {
     throw new UsageError("hook install needs --key (loopscope keys create <name> --scope ingest+control), or DATABASE_URL to create one");
   }
   try {
-    const k = await createApiKey(hookKeyName(cwd), { scope: "ingest+control", expiresAt: null, createdBy: cliActor(env) });
+    const k = await createApiKey(`${HOOK_KEY_PREFIX}${basename(cwd)}`, { scope: "ingest+control", expiresAt: null, createdBy: cliActor(env) });
     console.error(`created key ${k.prefix}… (${k.name}, scope ${k.scope}) for the hook`);
     return k.key;
   } finally {
