@@ -48,6 +48,12 @@ test.describe("real coding agents in the dashboard", () => {
     await expect(page.getByTestId("graph-node-main")).toBeVisible();
     await expect(page.getByTestId("graph-node-agent-aac57f5")).toBeVisible();
 
+    // Read from disk, with no hook asking about it: the halt is shown, but nobody is asked to decide.
+    await expect(page.getByRole("heading", { name: "Halted: a loop was found in this transcript" })).toBeVisible();
+    await expect(page.getByTestId("decision-unreachable")).toContainText("npx loopscope hook install claude-code");
+    await expect(page.getByRole("button", { name: /^Resume/ })).toHaveCount(0);
+    await expect(page.locator(".run-header .badge").first()).toHaveText("halted");
+
     const target = await openFindingEvent(page, "recurring_failure");
     await expect(target).toContainText("line 1419");
     await expect(target.getByLabel("Raw event")).toContainText('"sessionId": "ae4a77f8-aedd-4bc1-888f-c94edc91af04"');

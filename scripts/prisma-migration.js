@@ -14,6 +14,8 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(2);
 }
 const paths = writeSchemas();
+// The CLI's adapter opens a scratch database there (prisma.config.ts); on a fresh clone the folder is missing.
+mkdirSync("data", { recursive: true });
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 for (const provider of ["sqlite", "postgres"]) {
   const dir = join("prisma/migrations", provider);

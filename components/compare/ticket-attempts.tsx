@@ -49,7 +49,7 @@ export function TicketAttempts({ runId, ticketId, attempts, total, previous }: T
             {others.map((a) => (
               <tr key={a.id} data-run-id={a.id}>
                 <td><Link href={`/runs/${encodeURIComponent(a.id)}`}>{revealInvisible(a.title ?? a.id)}</Link><div className="run-sub">{revealInvisible(a.id)}</div></td>
-                <td><StatusBadge status={a.status} compact /></td>
+                <td><StatusBadge status={a.status} waits={a.waitsForPerson} compact /></td>
                 <td><TerminalStatusBadge value={a.terminalStatus} /></td>
                 <td>{a.haltReason ? <span className="badge bad">{humanize(a.haltReason)}</span> : <span className="muted">—</span>}</td>
                 <td>{a.profile ?? <span className="muted">—</span>}</td>

@@ -23,6 +23,7 @@ export function DecisionPanel({ data, viewer }: { data: DecisionPanelData | null
   const live = <LiveRefresh intervalMs={refreshInterval(data)} />;
   if (!data.halt && data.decisions.length === 0) return null;
   const now = Date.now();
+  if (data.halt && !data.reachable) return <UnreachableHalt data={data} halt={data.halt} now={now} />;
   return (
     <section className={`panel decision-panel${data.halt ? " waiting" : ""}`} aria-labelledby="decision-title" data-testid="decision-panel">
       <h2 id="decision-title">{data.halt ? "Needs you: this run waits for a decision" : "Decisions"}</h2>
@@ -39,6 +40,33 @@ export function DecisionPanel({ data, viewer }: { data: DecisionPanelData | null
         <DecisionHistory decisions={data.decisions} />
       </div>
       {live}
+    </section>
+  );
+}
+
+/**
+ * A halt found in a transcript read from disk that no agent asks Loopscope
+ * about: where it looped, and no form, since a decision would reach nobody.
+ * For Claude Code, how to make the next session reachable.
+ */
+function UnreachableHalt({ data, halt, now }: { data: DecisionPanelData; halt: NonNullable<DecisionPanelData["halt"]>; now: number }) {
+  return (
+    <section className="panel decision-panel" aria-labelledby="decision-title" data-testid="decision-panel">
+      <h2 id="decision-title">Halted: a loop was found in this transcript</h2>
+      <div className="panel-body">
+        <HaltSummary halt={halt} now={now} nodeLabels={data.nodeLabels} waiting={false} />
+        <p className="muted" data-testid="decision-unreachable">
+          Nothing waits for a decision on this run: it was read from a <code>{data.format}</code> transcript and no agent asks
+          Loopscope about it, so there is nothing to resume or stop from here.
+          {data.format === "claude-code" ? (
+            <>
+              {" "}To stop Claude Code when it loops and pass it a decision, add Loopscope&apos;s hooks to the project:{" "}
+              <code>npx loopscope hook install claude-code</code>.
+            </>
+          ) : null}
+        </p>
+        <DecisionHistory decisions={data.decisions} />
+      </div>
     </section>
   );
 }

@@ -5,8 +5,12 @@ import { formatWaited } from "./decision-labels";
 import type { NodeLabels } from "@/lib/domain/graph/node-labels";
 import { HaltPlace } from "@/components/run/node-name";
 
-/** Why the run waits: the halt (finding, runtime halt or pause), where it fired, its evidence and what to try. */
-export function HaltSummary({ halt, now, nodeLabels }: { halt: WaitingHalt; now: number; nodeLabels: NodeLabels }) {
+/**
+ * Why the run waits: the halt (finding, runtime halt or pause), where it
+ * fired, its evidence and what to try. `waiting` false (a halt nothing can
+ * hear a decision on): when it halted, and no decisions to suggest.
+ */
+export function HaltSummary({ halt, now, nodeLabels, waiting = true }: { halt: WaitingHalt; now: number; nodeLabels: NodeLabels; waiting?: boolean }) {
   return (
     <div className="halt-summary">
       <p>
@@ -22,11 +26,11 @@ export function HaltSummary({ halt, now, nodeLabels }: { halt: WaitingHalt; now:
         )}
         {halt.atEventId ? <> at event <code>{halt.atEventId}</code></> : null}
         {" · "}
-        <span title={formatInstantFull(halt.since)}>waiting for {formatWaited(halt.since, now)}</span>
+        <span title={formatInstantFull(halt.since)}>{waiting ? `waiting for ${formatWaited(halt.since, now)}` : halt.since === null ? "halted" : `halted ${formatWaited(halt.since, now)} ago`}</span>
       </p>
       {halt.recommendation ? <p>Recommendation: <strong>{humanize(halt.recommendation)}</strong></p> : null}
       <HaltEvidence evidence={halt.evidence} />
-      {halt.suggestedActions.length > 0 ? (
+      {waiting && halt.suggestedActions.length > 0 ? (
         <p className="suggested">
           Suggested:{" "}
           {halt.suggestedActions.map((a) => (

@@ -15,7 +15,7 @@ export function NeedsYouList({ runs, total, now }: { runs: WaitingRun[]; total: 
         Needs you <span className={`badge${total > 0 ? " bad" : ""}`}>{total}</span>
       </h2>
       {runs.length === 0 ? (
-        <p className="panel-body run-sub">Nobody is waiting: no run is halted or paused.</p>
+        <p className="panel-body run-sub">Nobody is waiting: no run waits for a decision.</p>
       ) : (
         <ul className="needs-you-list" aria-label="Runs waiting for a decision">
           {runs.map((r) => (
@@ -23,7 +23,7 @@ export function NeedsYouList({ runs, total, now }: { runs: WaitingRun[]; total: 
               <Link href={`/runs/${encodeURIComponent(r.runId)}`} className="run-title">{revealInvisible(r.title ?? r.ticketId ?? r.runId)}</Link>
               <span className="run-sub">{r.runId}</span>
               <span className="needs-you-why">
-                <StatusBadge status={r.status} /> <span className="badge bad">{humanize(r.halt.haltReason)}</span>{" "}
+                <StatusBadge status={r.status} waits /> <span className="badge bad">{humanize(r.halt.haltReason)}</span>{" "}
                 {r.halt.kind === "runtime" ? "runtime" : r.halt.signal ? <code>{r.halt.signal}</code> : null}
                 {r.halt.edge || r.halt.node ? <> on <code><HaltPlace edge={r.halt.edge} node={r.halt.node} labels={r.nodeLabels} /></code></> : null}
               </span>

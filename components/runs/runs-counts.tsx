@@ -3,7 +3,6 @@ import type { RunCounts } from "@/lib/db/runs";
 import { RUN_STATUSES } from "@/lib/domain/runs/run-status";
 import { buildRunsHref, type RunsQuery } from "@/lib/format/runs-query";
 import { formatCount, humanize } from "@/lib/format/values";
-import { formatStatus } from "./status-badge";
 
 const TONE: Record<string, string> = { running: "info", halted: "bad", paused: "warn", done: "ok", stopped: "warn", failed: "bad" };
 
@@ -24,7 +23,7 @@ export function RunsCounts({ counts, query }: { counts: RunCounts; query: RunsQu
           <Link key={s} scroll={false} className={`count-chip ${TONE[s] ?? ""}${query.status.includes(s) ? " selected" : ""}`}
             href={buildRunsHref(query, { status: toggle(query.status, s) as RunsQuery["status"] })}
             aria-pressed={query.status.includes(s)} data-count-status={s}>
-            <span className="count-n">{formatCount(counts.byStatus[s] ?? 0)}</span> {formatStatus(s)}
+            <span className="count-n">{formatCount(counts.byStatus[s] ?? 0)}</span> {s}
           </Link>
         ))}
       </div>

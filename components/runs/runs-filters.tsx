@@ -9,7 +9,6 @@ import { DEFAULT_RUNS_QUERY, isFiltered, NONE, RUN_FORMATS, buildRunsHref, type 
 import { humanize } from "@/lib/format/values";
 import { FilterMenu, type FilterOption } from "./filter-menu";
 import { SearchBox } from "./search-box";
-import { formatStatus } from "./status-badge";
 
 const opt = (value: string, label = humanize(value)): FilterOption => ({ value, label });
 
@@ -34,7 +33,7 @@ export function RunsFilters({ query, profiles, haltReasons }: { query: RunsQuery
   return (
     <div className="filters" role="search" aria-label="Filter runs">
       <SearchBox q={query.q} onSearch={onSearch} />
-      <FilterMenu label="Status" options={RUN_STATUSES.map((s) => opt(s, formatStatus(s)))} selected={query.status} onChange={(status) => go({ status: status as RunsQuery["status"] })} />
+      <FilterMenu label="Status" options={RUN_STATUSES.map((s) => opt(s, s))} selected={query.status} onChange={(status) => go({ status: status as RunsQuery["status"] })} />
       <FilterMenu label="Terminal" options={[...TERMINAL_STATUSES.map((t) => opt(t)), opt(NONE, "none (not completed)")]} selected={query.terminal} onChange={(terminal) => go({ terminal })} />
       <FilterMenu label="Halt reason" options={[...halts.map((h) => opt(h)), opt(NONE, "none (not halted)")]} selected={query.halt} onChange={(halt) => go({ halt })} />
       <FilterMenu label="Profile" options={profileValues.map((p) => opt(p, p))} selected={query.profile} onChange={(profile) => go({ profile })} />

@@ -16,24 +16,27 @@ const TERMINAL_TONE: Record<string, string> = {
   aborted_constraint: "bad",
 };
 
-/** How a status reads: halted and paused runs wait for a person. */
-export function formatStatus(status: string): string {
+/** How the status of a run that waits for a person reads. */
+function formatStatus(status: string): string {
   return status === "halted" || status === "paused" ? `${status} · needs you` : status;
 }
 
 /**
- * The run's status; a running run's badge pulses (it updates live). `compact`
- * (table cells) puts "needs you" on a line of its own under the badge.
- * `readOnly` (a share link, an exported file): the reader cannot decide, so
- * the badge says where the run stands and does not ask them to act.
+ * The run's status; a running run's badge pulses (it updates live). `waits`
+ * (`awaitsPerson`) adds "needs you": false for a transcript read from disk
+ * that nothing listens for, which halted but asks nobody. `compact` (table
+ * cells) puts "needs you" on a line of its own under the badge. `readOnly`
+ * (a share link, an exported file): the reader cannot decide, so the badge
+ * says where the run stands and does not ask them to act.
  */
-export function StatusBadge({ status, compact = false, readOnly = false }: { status: string; compact?: boolean; readOnly?: boolean }) {
-  const waits = !readOnly && (status === "halted" || status === "paused");
+export function StatusBadge({ status, waits: waitsForPerson, compact = false, readOnly = false }: { status: string; waits: boolean; compact?: boolean; readOnly?: boolean }) {
+  const waits = !readOnly && waitsForPerson;
+  const title = waits ? "waits for a person's decision" : status === "halted" && !readOnly ? "halted by a loop; nothing waits for a decision on it" : undefined;
   return (
     <>
-      <span className={`badge ${Object.hasOwn(STATUS_TONE, status) ? STATUS_TONE[status] : ""}`} title={waits ? "waits for a person's decision" : undefined}>
+      <span className={`badge ${Object.hasOwn(STATUS_TONE, status) ? STATUS_TONE[status] : ""}`} title={title}>
         {status === "running" ? <span className="live-dot" aria-hidden="true" /> : null}
-        {compact || readOnly ? status : formatStatus(status)}
+        {waits && !compact ? formatStatus(status) : status}
       </span>
       {compact && waits ? <span className="needs-you-tag">needs you</span> : null}
     </>

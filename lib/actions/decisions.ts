@@ -35,6 +35,8 @@ export async function decideRun(_prev: DecisionFormState, form: FormData): Promi
       return { status: "error", message: "This run does not exist (any more)." };
     case "not_waiting":
       return { status: "error", message: `The run is ${result.status} now: it no longer waits for a decision.` };
+    case "unreachable":
+      return { status: "error", message: "Nothing listens for a decision on this run: it was read from a transcript, and no agent asks Loopscope about it." };
     case "stale":
       return { status: "error", message: "The run halted again since this page was loaded: review the new halt and decide again." };
   }

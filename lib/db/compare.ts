@@ -5,6 +5,7 @@
 import { readFailingTests, type VerifyOutcome } from "@/lib/domain/graph/failing-tests";
 import { compareRuns, type RunsComparison } from "@/lib/domain/compare/compare-runs";
 import type { CompareRunInput, CompareRunSummary } from "@/lib/domain/compare/types";
+import { awaitsPerson } from "@/lib/domain/runs/run-status";
 import { getSql } from "./client";
 import { loadRunGraphs } from "./compare-graphs";
 import type { SqlDb, SqlRow } from "./sql";
@@ -85,7 +86,7 @@ export async function findMissingRuns(runIds: readonly string[], db?: SqlDb): Pr
   return runIds.filter((id) => !found.has(id));
 }
 
-const ATTEMPT_FIELDS = `"id","title","profile","status","terminalStatus","haltReason","startedAt","durationMs","steps","costUsd"`;
+const ATTEMPT_FIELDS = `"id","title","profile","format","status","terminalStatus","haltReason","startedAt","durationMs","steps","costUsd","listenedAt"`;
 
 export interface TicketAttempt {
   id: string;
@@ -98,6 +99,8 @@ export interface TicketAttempt {
   durationMs: number | null;
   steps: number;
   costUsd: number;
+  /** Whether it waits for a person (`awaitsPerson`). */
+  waitsForPerson: boolean;
 }
 
 /**
@@ -125,6 +128,7 @@ function toAttempt(r: SqlRow): TicketAttempt {
   return {
     id: String(r.id), title: str(r.title), profile: str(r.profile), status: String(r.status), terminalStatus: str(r.terminalStatus),
     haltReason: str(r.haltReason), startedAt: num(r.startedAt), durationMs: num(r.durationMs), steps: Number(r.steps), costUsd: Number(r.costUsd),
+    waitsForPerson: awaitsPerson({ status: String(r.status), format: String(r.format), listenedAt: num(r.listenedAt) }),
   };
 }
 

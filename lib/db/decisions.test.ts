@@ -3,6 +3,7 @@ import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/te
 import { ingestLines, loopLines, readRun } from "./testing/decision-runs";
 import { listRunDecisions, listWaitingRuns, recordDecision, type DecisionInput } from "./decisions";
 import { readRunControlState } from "./control";
+import { markListened } from "./awaits-person";
 
 const kinds = await testDatabaseKinds();
 
@@ -46,6 +47,30 @@ describe.each(kinds)("decisions on waiting runs (%s)", (kind) => {
     const again = await readRunControlState(t.db, "r1");
     expect(again).toMatchObject({ status: "halted", waiting: true, loopIterations: 7, loopLimit: 6 });
     expect(again!.haltKey).not.toBe(haltKey);
+  });
+
+  it("a halted transcript that no runtime asks about waits for nobody, until its runtime asks", async () => {
+    const haltKey = await haltedRun("cc");
+    // As if first read from a Claude Code session file: the format is the run's first source's.
+    await t.db.run(`UPDATE "Run" SET "format" = 'claude-code' WHERE "id" = 'cc'`);
+    expect(await listWaitingRuns(t.db)).toEqual({ runs: [], total: 0 });
+    expect(await decide("cc", haltKey)).toEqual({ ok: false, reason: "unreachable", format: "claude-code" });
+    // Its hook asks the control API: from then on a halt of it asks a person.
+    await markListened(t.db, "cc");
+    const waiting = await listWaitingRuns(t.db);
+    expect(waiting.runs.map((r) => r.runId)).toEqual(["cc"]);
+    expect(waiting.total).toBe(1);
+    expect((await decide("cc", haltKey)).ok).toBe(true);
+  });
+
+  it("a runtime that keeps asking is written down at most once a minute", async () => {
+    await haltedRun("poll");
+    const listened = async () => Number((await t.db.get<{ at: number }>(`SELECT "listenedAt" AS "at" FROM "Run" WHERE "id" = 'poll'`))!.at);
+    await markListened(t.db, "poll", 1_000_000);
+    await markListened(t.db, "poll", 1_059_999);
+    expect(await listened()).toBe(1_000_000);
+    await markListened(t.db, "poll", 1_060_001);
+    expect(await listened()).toBe(1_060_001);
   });
 
   it("two concurrent decisions on one halt: the first wins, the second learns by whom", async () => {

@@ -8,7 +8,8 @@ import { DECISION_COLUMNS, notifyDecision, readWaitingHalt, toControlDecision, t
 import { IngestWriter, emptyCounts } from "./ingest/writer";
 import { toParseItem } from "@/lib/domain/formats/parsed-event";
 import type { ParseItem } from "@/lib/domain/formats/types";
-import { isWaitingForPerson } from "@/lib/domain/runs/run-status";
+import { canReceiveDecision, isWaitingForPerson } from "@/lib/domain/runs/run-status";
+import { awaitsPersonSql } from "./awaits-person";
 import type { BudgetDelta, ControlDecision, DecisionAction } from "@/lib/client/types";
 import { ENDING_DECISION_ACTIONS } from "@/lib/client/types";
 
@@ -28,6 +29,7 @@ export type DecideResult =
   | { ok: false; reason: "not_found" }
   | { ok: false; reason: "already_decided"; decision: ControlDecision }
   | { ok: false; reason: "not_waiting"; status: string }
+  | { ok: false; reason: "unreachable"; format: string }
   | { ok: false; reason: "stale"; haltKey: string };
 
 /** The dashboard's events go through the ingest writer under this source name. */
@@ -46,14 +48,18 @@ export async function recordDecision(db: SqlDb, input: DecisionInput, now = Date
   // The run is re-evaluated with the project's settings, as ingest does.
   const config = await getProjectDetectorConfig(db);
   const result = await db.transaction(async (tx): Promise<DecideResult> => {
-    const run = await tx.get<{ status: string; lastEventAt: number | null }>(
-      `SELECT "status","lastEventAt" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
+    const run = await tx.get<{ status: string; lastEventAt: number | null; format: string; listenedAt: number | null }>(
+      `SELECT "status","lastEventAt","format","listenedAt" FROM "Run" WHERE "id" = ?${tx.kind === "postgres" ? " FOR UPDATE" : ""}`,
       [input.runId],
     );
     if (!run) return { ok: false, reason: "not_found" };
     const earlier = await findDecision(tx, input.runId, input.haltKey);
     if (earlier) return { ok: false, reason: "already_decided", decision: earlier };
     if (!isWaitingForPerson(run.status)) return { ok: false, reason: "not_waiting", status: run.status };
+    // A transcript read from disk that no runtime asks about: the decision would reach nobody.
+    if (!canReceiveDecision(run.format, run.listenedAt === null ? null : Number(run.listenedAt))) {
+      return { ok: false, reason: "unreachable", format: run.format };
+    }
     const halt = await readWaitingHalt(tx, input.runId, run.status);
     if (!halt || halt.key !== input.haltKey) return { ok: false, reason: "stale", haltKey: halt?.key ?? "" };
 
@@ -133,6 +139,10 @@ export async function listRunDecisions(db: SqlDb, runId: string): Promise<Decisi
 export interface DecisionPanelData {
   runId: string;
   status: string;
+  /** The format the run was first read in, to say where a decision could come from when none can reach it. */
+  format: string;
+  /** Whether a decision can reach the run (`canReceiveDecision`): false for a transcript no runtime asks about. */
+  reachable: boolean;
   halt: WaitingHalt | null;
   decisions: DecisionHistoryItem[];
   /** The run's node labels, to name the halt's node or edge. */
@@ -142,10 +152,11 @@ export interface DecisionPanelData {
 /** What the run page's decision panel shows: the halt waiting for a person, and the decisions so far. */
 export async function getDecisionPanelData(runId: string): Promise<DecisionPanelData | null> {
   const db = await getSql();
-  const run = await db.get<{ status: string }>(`SELECT "status" FROM "Run" WHERE "id" = ?`, [runId]);
+  const run = await db.get<{ status: string; format: string; listenedAt: number | null }>(`SELECT "status","format","listenedAt" FROM "Run" WHERE "id" = ?`, [runId]);
   if (!run) return null;
   const [halt, decisions, nodeLabels] = await Promise.all([readWaitingHalt(db, runId, run.status), listRunDecisions(db, runId), listNodeLabels(db, runId)]);
-  return { runId, status: run.status, halt, decisions, nodeLabels };
+  const reachable = canReceiveDecision(run.format, run.listenedAt === null ? null : Number(run.listenedAt));
+  return { runId, status: run.status, format: run.format, reachable, halt, decisions, nodeLabels };
 }
 
 export interface WaitingRun {
@@ -160,14 +171,17 @@ export interface WaitingRun {
   nodeLabels: NodeLabels;
 }
 
-/** Runs that wait for a person, the most recently halted first (the home page's "Needs you"). */
+/**
+ * Runs that wait for a person, the most recently halted first (the home page's
+ * "Needs you"): halted or paused runs a decision can reach (`awaitsPerson`).
+ */
 export async function listWaitingRuns(db: SqlDb, limit = 10): Promise<{ runs: WaitingRun[]; total: number }> {
   const rows = await db.all<{ id: string; title: string | null; ticketId: string | null; status: string; loopIterations: number | null; loopLimit: number | null }>(
-    `SELECT "id","title","ticketId","status","loopIterations","loopLimit" FROM "Run" WHERE "status" IN ('halted','paused')
+    `SELECT "id","title","ticketId","status","loopIterations","loopLimit" FROM "Run" WHERE ${awaitsPersonSql()}
      ORDER BY "lastEventAt" DESC, "id" DESC LIMIT ?`,
     [limit],
   );
-  const counted = await db.get<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "Run" WHERE "status" IN ('halted','paused')`);
+  const counted = await db.get<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "Run" WHERE ${awaitsPersonSql()}`);
   const runs: WaitingRun[] = [];
   for (const r of rows) {
     const halt = await readWaitingHalt(db, r.id, r.status);

@@ -3,6 +3,8 @@ import type { SqlDb } from "./sql";
 import { getPrisma } from "./client";
 import { parseJsonColumn } from "./json-column";
 import { readWaitingHalt } from "./control";
+import { awaitsPersonSql } from "./awaits-person";
+import { canReceiveDecision } from "@/lib/domain/runs/run-status";
 import { listNodeLabels } from "./node-labels";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import type { RunSummary } from "@/lib/domain/runs/run-accumulator";
@@ -193,7 +195,8 @@ export function callsForNotification(s: Pick<RunSummary, "status" | "terminalSta
  */
 export async function enqueueRunNotifications(tx: SqlDb, s: RunSummary, rules: readonly NotifyRuleSpec[]): Promise<number> {
   if (!callsForNotification(s)) return 0;
-  const waiting = s.status === "halted" || s.status === "paused";
+  // A halted transcript that no runtime asks about waits for nobody: nothing to tell a person to decide.
+  const waiting = (s.status === "halted" || s.status === "paused") && (await decisionCanReach(tx, s));
   const ended = s.terminalStatus === "aborted_stuck";
   let n = 0;
   if (waiting) {
@@ -218,6 +221,12 @@ export async function enqueueRunNotifications(tx: SqlDb, s: RunSummary, rules: r
   return n;
 }
 
+/** `canReceiveDecision` for the run being written: its stored format and whether a runtime asked about it. */
+async function decisionCanReach(tx: SqlDb, s: RunSummary): Promise<boolean> {
+  const row = await tx.get<{ format: string; listenedAt: number | null }>(`SELECT "format","listenedAt" FROM "Run" WHERE "id" = ?`, [s.runId]);
+  return canReceiveDecision(row?.format ?? s.format, row?.listenedAt == null ? null : Number(row.listenedAt));
+}
+
 /** True when a person decided on an earlier halt of this run on the same loop. */
 async function haltedBeforeOnSameLoop(tx: SqlDb, runId: string, haltKey: string, identity: string): Promise<boolean> {
   const rows = await tx.all<{ signal: string | null; cycleId: string | null; edge: string | null; node: string | null; haltReason: string }>(
@@ -231,15 +240,15 @@ async function haltedBeforeOnSameLoop(tx: SqlDb, runId: string, haltKey: string,
 
 /**
  * Reminders for runs that still wait: for each `still_waiting` rule, every
- * waiting run that has waited past `afterMinutes` gets reminder 0, then one
- * per `repeatMinutes` (keys make each at most once).
+ * run that waits for a person (`awaitsPerson`) past `afterMinutes` gets
+ * reminder 0, then one per `repeatMinutes` (keys make each at most once).
  */
 export async function enqueueStillWaiting(db: SqlDb, rules: readonly NotifyRuleSpec[], now = Date.now()): Promise<number> {
   const reminders = rules.filter((r) => r.event === "still_waiting");
   if (reminders.length === 0) return 0;
   const runs = await db.all<RunSummary & { status: "halted" | "paused" }>(
     `SELECT "id" AS "runId","format","title","ticketId","profile","status","terminalStatus","stopReason","haltReason","haltSignal",
-       "loopIterations","loopLimit" FROM "Run" WHERE "status" IN ('halted','paused') LIMIT 1000`,
+       "loopIterations","loopLimit" FROM "Run" WHERE ${awaitsPersonSql()} LIMIT 1000`,
   );
   let n = 0;
   for (const run of runs) {

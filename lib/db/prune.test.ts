@@ -6,6 +6,7 @@ import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/te
 import { ingestLines, loopLines, readRun } from "./testing/decision-runs";
 import { recordDecision } from "./decisions";
 import { readRunControlState } from "./control";
+import { markListened } from "./awaits-person";
 import { pruneRuns, type RunChildTable } from "./prune";
 import { recomputeRuns } from "./recompute";
 import { pruneIfDue, retentionDaysFromEnv } from "./retention";
@@ -157,6 +158,19 @@ describe.each(kinds)("prune (%s)", (kind) => {
 
     // Nothing older is left: a second pass prunes nothing.
     expect(await pruneRuns(t.db, { cutoff, pauseMs: 0 })).toMatchObject({ runs: 0, events: 0, keptWaiting: 1 });
+  });
+
+  it("prunes an old halted transcript that nothing listens for, and keeps one whose runtime asked", async () => {
+    for (const runId of ["old-transcript", "old-hooked"]) {
+      await ingestLines(t.db, loopLines(runId, { rounds: 3, t0: OLD_T0 }));
+      await t.db.run(`UPDATE "Run" SET "format" = 'claude-code' WHERE "id" = ?`, [runId]);
+    }
+    await markListened(t.db, "old-hooked", OLD_T0);
+    await new Promise((r) => setTimeout(r, 5));
+    const summary = await pruneRuns(t.db, { cutoff: Date.now(), pauseMs: 0 });
+    expect(summary).toMatchObject({ runs: 1, keptWaiting: 1 });
+    expect((await rowsOf(t.db, ["old-transcript"])).Run).toBe(0);
+    expect((await readRun(t.db, "old-hooked")).status).toBe("halted");
   });
 
   it("keeps a big run that gets a new event while its events are deleted in slices, told as it now is", async () => {

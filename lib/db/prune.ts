@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { RUN_STATUSES, isWaitingForPerson } from "@/lib/domain/runs/run-status";
+import { awaitsPersonSql } from "./awaits-person";
 import { recomputeRun } from "./recompute";
 import { getProjectDetectorConfig } from "./settings";
 import type { SqlDb, SqlValue } from "./sql";
@@ -34,7 +34,7 @@ export interface PruneSummary {
   events: number;
   /** Rows removed (or that would be), per table that hangs off the runs. */
   rows: Record<RunChildTable, number>;
-  /** Runs older than the cutoff kept because they wait for a person (halted or paused). */
+  /** Runs older than the cutoff kept because they wait for a person (halted or paused, and a decision can reach them: `awaitsPerson`). */
   keptWaiting: number;
   /** Ingest errors older than the cutoff that belong to no stored run. */
   oldIngestErrors: number;
@@ -77,10 +77,9 @@ const CHILDREN: readonly { table: RunChildTable; where: (ids: string) => string 
   { table: "NotifyDelivery", where: (ids) => `"runId" IN (${ids})` },
 ];
 
-const WAITING = RUN_STATUSES.filter(isWaitingForPerson).map((s) => `'${s}'`).join(",");
 /** Both clocks: an old trace ingested today is kept for the whole retention too. `t` qualifies the columns. */
 const old = (t = "") => `${t}"createdAt" < ? AND COALESCE(${t}"lastEventAt", 0) < ?`;
-const goes = (t = "") => `${old(t)} AND ${t}"status" NOT IN (${WAITING})`;
+const goes = (t = "") => `${old(t)} AND NOT ${awaitsPersonSql(t)}`;
 const OLD = old();
 const GOES = goes();
 const LAST_ACTIVITY = `CASE WHEN COALESCE("lastEventAt", 0) > "createdAt" THEN "lastEventAt" ELSE "createdAt" END`;
@@ -94,7 +93,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Deletes runs older than `cutoff` with everything that hangs off them, in
  * short transactions with a pause between, so that ingest (in this process or
- * another) keeps going meanwhile. Runs that wait for a person stay, however
+ * another) keeps going meanwhile. Runs that wait for a person (`awaitsPerson`) stay, however
  * old. Each transaction re-checks its runs, so one that got a new event or
  * halted since the list was read stays. With `dryRun`, counts the same rows
  * and deletes nothing.
@@ -110,7 +109,7 @@ export async function pruneRuns(db: SqlDb, opts: PruneOptions): Promise<PruneSum
     cutoff, dryRun, runs: 0, events: 0, rows, keptWaiting: 0, oldIngestErrors: 0, oldDeliveries: 0, ingestSources: 0,
     pruned: null, kept: { runs: 0, oldest: null, newest: null }, revived: [], transactions: 0,
   };
-  summary.keptWaiting = await count(db, `SELECT COUNT(*) AS "n" FROM "Run" WHERE ${OLD} AND "status" IN (${WAITING})`, age);
+  summary.keptWaiting = await count(db, `SELECT COUNT(*) AS "n" FROM "Run" WHERE ${OLD} AND ${awaitsPersonSql()}`, age);
   const candidates = (
     await db.all<{ id: string; eventCount: number | string; at: number | string }>(
       `SELECT "id","eventCount",${LAST_ACTIVITY} AS "at" FROM "Run" WHERE ${GOES} ORDER BY "createdAt","id"`, age,

@@ -4,6 +4,7 @@ import type { SqlDb, SqlRow } from "./sql";
 import { buildRunCountsStatement, buildRunsPageStatements, SORT_COLUMNS } from "./runs-where";
 import { DEFAULT_RUNS_QUERY, type RunsQuery } from "@/lib/format/runs-query";
 import { encodeRunsCursor } from "@/lib/format/runs-cursor";
+import { awaitsPerson } from "@/lib/domain/runs/run-status";
 
 export interface RunListItem {
   id: string;
@@ -26,6 +27,8 @@ export interface RunListItem {
   loopIterations: number | null;
   loopLimit: number | null;
   updatedAt: number;
+  /** Whether it waits for a person (`awaitsPerson`): a halted transcript nothing listens for does not. */
+  waitsForPerson: boolean;
 }
 
 export interface RunPage {
@@ -40,7 +43,7 @@ export interface RunPage {
 const LIST_COLUMNS = [
   "id", "title", "ticketId", "profile", "format", "status", "terminalStatus", "stopReason", "haltReason", "startedAt",
   "lastEventAt", "durationMs", "steps", "tokens", "costUsd", "eventCount", "findingCount", "loopIterations", "loopLimit",
-  "updatedAt",
+  "updatedAt", "listenedAt",
 ] as const;
 const LIST_FIELDS = LIST_COLUMNS.map((c) => `"${c}"`).join(",");
 
@@ -55,6 +58,7 @@ function toListItem(r: SqlRow): RunListItem {
     durationMs: num(r.durationMs), steps: Number(r.steps), tokens: Number(r.tokens), costUsd: Number(r.costUsd),
     eventCount: Number(r.eventCount), findingCount: Number(r.findingCount), loopIterations: num(r.loopIterations),
     loopLimit: num(r.loopLimit), updatedAt: Number(r.updatedAt),
+    waitsForPerson: awaitsPerson({ status: String(r.status), format: String(r.format), listenedAt: num(r.listenedAt) }),
   };
 }
 

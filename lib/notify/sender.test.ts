@@ -7,6 +7,7 @@ import { useAppDatabase } from "@/lib/db/testing/app-database";
 import { ingestLines, loopLines } from "@/lib/db/testing/decision-runs";
 import { recordDecision } from "@/lib/db/decisions";
 import { readRunControlState } from "@/lib/db/control";
+import { markListened } from "@/lib/db/awaits-person";
 import { addRule, createChannel, enqueueStillWaiting, loadRules } from "@/lib/db/notify";
 import { verifyWebhookSignature } from "@/lib/domain/notify/messages";
 import { defaultSenderOptions, sendDueNotifications, sendTestNotification, type SenderOptions } from "./sender";
@@ -172,5 +173,23 @@ describe.each(kinds)("notifications from the outbox (%s)", (kind) => {
     const r = await sendTestNotification(t.db, down.channel.id, opts());
     expect(r.status).toBeNull();
     expect(r.error).toMatch(/fetch failed|ECONNREFUSED/);
+  });
+
+  it("a halt of a transcript nothing listens for tells nobody to decide; once its runtime asks, it does", async () => {
+    // Last in this database: a further channel would notify the tests above twice.
+    const { channel } = await createChannel({ name: `transcripts-${kind}`, kind: "webhook", url: `${receiver.url}/hook`, createdBy: "ada" });
+    const mine = async () => (await t.db.all<{ event: string }>(`SELECT "event" FROM "NotifyDelivery" WHERE "runId" = 'cc1' AND "channelId" = ?`, [channel.id])).map((r) => r.event);
+    await ingestLines(t.db, loopLines("cc1", { rounds: 2 }));
+    // As if first read from a Claude Code session file: the format is the run's first source's.
+    await t.db.run(`UPDATE "Run" SET "format" = 'claude-code' WHERE "id" = 'cc1'`);
+    await ingestLines(t.db, loopLines("cc1", { rounds: 3 }));
+    expect((await readRunControlState(t.db, "cc1"))!.status).toBe("halted");
+    await enqueueStillWaiting(t.db, await loadRules(t.db), Date.now() + 10 * 60 * 60_000);
+    expect(await outbox("cc1")).toEqual([]);
+    expect(await mine()).toEqual([]);
+    // Its hook asks; the next batch of the still-halted run brings the notification.
+    await markListened(t.db, "cc1");
+    await ingestLines(t.db, loopLines("cc1", { rounds: 1, from: 3, start: false, t0: Date.now() }));
+    expect(await mine()).toEqual(["halted"]);
   });
 });

@@ -21,3 +21,29 @@ export function isWaitingForPerson(status: string): boolean {
 export function isEnded(status: string): boolean {
   return status === "done" || status === "stopped" || status === "failed";
 }
+
+/**
+ * Formats read from an agent's own transcript. Nothing in such a file asks
+ * Loopscope for a decision: a run read from one is only reachable while a
+ * runtime asks about it (Claude Code through `loopscope hook claude-code`).
+ */
+const TRANSCRIPT_FORMATS: ReadonlySet<string> = new Set(["claude-code", "codex", "openhands", "swe-agent", "mini-swe-agent", "aider", "otel-genai"]);
+
+/** The formats {@link canReceiveDecision} only trusts once a runtime asked, for SQL. */
+export const TRANSCRIPT_FORMAT_LIST: readonly string[] = [...TRANSCRIPT_FORMATS];
+
+/**
+ * Whether a person's decision on the run can reach whatever runs it: a run of
+ * Loopscope's protocol or of the SDD runtimes (their runtimes ask the control
+ * API once halted), or any run a runtime has asked about (`listenedAt`). A
+ * transcript read from disk that nothing asks about is history: its halt is
+ * shown, but nobody is asked to decide on it.
+ */
+export function canReceiveDecision(format: string, listenedAt: number | null): boolean {
+  return listenedAt !== null || !TRANSCRIPT_FORMATS.has(format);
+}
+
+/** A run waits for a person when it halted or paused and a decision on it can reach it. */
+export function awaitsPerson(run: { status: string; format: string; listenedAt: number | null }): boolean {
+  return isWaitingForPerson(run.status) && canReceiveDecision(run.format, run.listenedAt);
+}

@@ -1,4 +1,5 @@
 import { getSql } from "@/lib/db/client";
+import { markListened } from "@/lib/db/awaits-person";
 import { readRunControlState } from "@/lib/db/control";
 import { jsonError } from "@/lib/http/api-auth";
 import { requireApiKey } from "@/lib/http/require-api-key";
@@ -16,7 +17,10 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
   const key = await requireApiKey(request, "ingest+control");
   if (key instanceof Response) return key;
   const { runId } = await params;
-  const state = await readRunControlState(await getSql(), runId);
+  const db = await getSql();
+  const state = await readRunControlState(db, runId);
   if (!state) return jsonError(404, `no run ${runId}`);
+  // Something waits for decisions on this run (`Run.listenedAt`): a halt of it now asks a person.
+  await markListened(db, runId);
   return Response.json(state, { headers: { "Cache-Control": "no-store" } });
 }
