@@ -7,7 +7,7 @@ import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFu
 import { revealInvisible } from "@/lib/domain/access/visible-text";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/status-badge";
 import { HaltPlace } from "./node-name";
-import { awaitsPerson } from "@/lib/domain/runs/run-status";
+import { awaitsPerson, isIdle } from "@/lib/domain/runs/run-status";
 
 /** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
 export function RunHeader({ run, decisions = [], shared = false }: { run: RunDetail; decisions?: DecisionHistoryItem[]; shared?: boolean }) {
@@ -17,7 +17,7 @@ export function RunHeader({ run, decisions = [], shared = false }: { run: RunDet
       <div className="panel-body">
         <div className="run-header-top">
           <h1 className="wrap-anywhere">{revealInvisible(run.title ?? run.ticketId ?? run.id)}</h1>
-          <StatusBadge status={run.status} waits={awaitsPerson(run)} readOnly={shared} />
+          <StatusBadge status={run.status} waits={awaitsPerson(run)} idle={isIdle(run, Date.now())} readOnly={shared} />
           {run.terminalStatus ? <TerminalStatusBadge value={run.terminalStatus} /> : null}
           {run.loopIterations !== null ? <LoopBadge iterations={run.loopIterations} limit={run.loopLimit} /> : null}
         </div>

@@ -10,8 +10,9 @@ const POLL_MS = 2000;
  * Keeps an unfinished run's page current: polls the run's `updatedAt` (a
  * primary-key read) while the tab is visible, and refreshes the server parts
  * of the page when it moved. Client state (timeline scroll, open rows) stays.
+ * `quietFor` says how long no event came, for a run that went idle (`isIdle`).
  */
-export function RunLiveRefresh({ runId, status, updatedAt }: { runId: string; status: string; updatedAt: number }) {
+export function RunLiveRefresh({ runId, status, updatedAt, quietFor = null }: { runId: string; status: string; updatedAt: number; quietFor?: string | null }) {
   const router = useRouter();
   const live = !isEnded(status);
   useEffect(() => {
@@ -34,5 +35,10 @@ export function RunLiveRefresh({ runId, status, updatedAt }: { runId: string; st
       clearInterval(timer);
     };
   }, [live, runId, updatedAt, router]);
-  return live ? <p className="live-note" role="status"><span className="live-dot" aria-hidden="true" /> Live: this page follows the run as events arrive.</p> : null;
+  if (!live) return null;
+  return (
+    <p className="live-note" role="status">
+      <span className="live-dot" aria-hidden="true" /> Live: this page follows the run as events arrive{quietFor ? `; none for ${quietFor}` : ""}.
+    </p>
+  );
 }

@@ -42,7 +42,7 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
               </div>
               {r.stopReason ? <div className="run-stop" title={r.stopReason}>{truncate(r.stopReason, 110)}</div> : null}
             </td>
-            <td className="status-cell"><StatusBadge status={r.status} waits={r.waitsForPerson} compact /></td>
+            <td className="status-cell"><StatusBadge status={r.status} waits={r.waitsForPerson} idle={r.idle} compact /></td>
             <td><TerminalStatusBadge value={r.terminalStatus} /></td>
             <td>{r.haltReason ? <span className="badge bad">{humanize(r.haltReason)}</span> : <span className="muted">—</span>}</td>
             <td>{r.profile ?? <span className="muted">—</span>}</td>

@@ -22,15 +22,19 @@ function formatStatus(status: string): string {
 }
 
 /**
- * The run's status; a running run's badge pulses (it updates live). `waits`
+ * The run's status; a running run's badge pulses (it updates live), unless
+ * it is `idle` (`isIdle`: no event for half an hour), which it says. `waits`
  * (`awaitsPerson`) adds "needs you": false for a transcript read from disk
  * that nothing listens for, which halted but asks nobody. `compact` (table
  * cells) puts "needs you" on a line of its own under the badge. `readOnly`
  * (a share link, an exported file): the reader cannot decide, so the badge
  * says where the run stands and does not ask them to act.
  */
-export function StatusBadge({ status, waits: waitsForPerson, compact = false, readOnly = false }: { status: string; waits: boolean; compact?: boolean; readOnly?: boolean }) {
+export function StatusBadge({ status, waits: waitsForPerson, idle = false, compact = false, readOnly = false }: { status: string; waits: boolean; idle?: boolean; compact?: boolean; readOnly?: boolean }) {
   const waits = !readOnly && waitsForPerson;
+  if (status === "running" && idle) {
+    return <span className="badge" title="running, but no event for over half an hour: the agent may have ended without saying so (a transcript has no end record), died, or be in one long step">idle</span>;
+  }
   const title = waits ? "waits for a person's decision" : status === "halted" && !readOnly ? "halted by a loop; nothing waits for a decision on it" : undefined;
   return (
     <>

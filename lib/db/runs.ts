@@ -4,7 +4,7 @@ import type { SqlDb, SqlRow } from "./sql";
 import { buildRunCountsStatement, buildRunsPageStatements, SORT_COLUMNS } from "./runs-where";
 import { DEFAULT_RUNS_QUERY, type RunsQuery } from "@/lib/format/runs-query";
 import { encodeRunsCursor } from "@/lib/format/runs-cursor";
-import { awaitsPerson } from "@/lib/domain/runs/run-status";
+import { awaitsPerson, isIdle } from "@/lib/domain/runs/run-status";
 
 export interface RunListItem {
   id: string;
@@ -29,6 +29,8 @@ export interface RunListItem {
   updatedAt: number;
   /** Whether it waits for a person (`awaitsPerson`): a halted transcript nothing listens for does not. */
   waitsForPerson: boolean;
+  /** Running with no event for half an hour (`isIdle`), as of the read. */
+  idle: boolean;
 }
 
 export interface RunPage {
@@ -59,6 +61,7 @@ function toListItem(r: SqlRow): RunListItem {
     eventCount: Number(r.eventCount), findingCount: Number(r.findingCount), loopIterations: num(r.loopIterations),
     loopLimit: num(r.loopLimit), updatedAt: Number(r.updatedAt),
     waitsForPerson: awaitsPerson({ status: String(r.status), format: String(r.format), listenedAt: num(r.listenedAt) }),
+    idle: isIdle({ status: String(r.status), lastEventAt: num(r.lastEventAt) }, Date.now()),
   };
 }
 

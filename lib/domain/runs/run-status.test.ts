@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { awaitsPerson, canReceiveDecision, isWaitingForPerson, RUN_STATUSES } from "./run-status";
+import { awaitsPerson, canReceiveDecision, IDLE_AFTER_MS, isIdle, isWaitingForPerson, RUN_STATUSES } from "./run-status";
 
 describe("awaitsPerson", () => {
   it("asks a person about halted and paused runs of the protocol and the SDD runtimes, whose runtimes ask for decisions", () => {
@@ -21,5 +21,19 @@ describe("awaitsPerson", () => {
     for (const status of RUN_STATUSES.filter((s) => !isWaitingForPerson(s))) {
       expect(awaitsPerson({ status, format: "protocol", listenedAt: 1 })).toBe(false);
     }
+  });
+});
+
+describe("isIdle", () => {
+  const now = Date.UTC(2026, 10, 24, 12);
+  it("is a running run whose last event is older than half an hour", () => {
+    expect(isIdle({ status: "running", lastEventAt: now - IDLE_AFTER_MS - 1 }, now)).toBe(true);
+    expect(isIdle({ status: "running", lastEventAt: now - IDLE_AFTER_MS }, now)).toBe(false);
+    expect(isIdle({ status: "running", lastEventAt: now - 5_000 }, now)).toBe(false);
+  });
+
+  it("is never a run that ended or waits, nor one without a timed event", () => {
+    for (const status of RUN_STATUSES.filter((s) => s !== "running")) expect(isIdle({ status, lastEventAt: 0 }, now)).toBe(false);
+    expect(isIdle({ status: "running", lastEventAt: null }, now)).toBe(false);
   });
 });

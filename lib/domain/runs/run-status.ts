@@ -47,3 +47,16 @@ export function canReceiveDecision(format: string, listenedAt: number | null): b
 export function awaitsPerson(run: { status: string; format: string; listenedAt: number | null }): boolean {
   return isWaitingForPerson(run.status) && canReceiveDecision(run.format, run.listenedAt);
 }
+
+/** Past this without an event, a running run reads as idle (see {@link isIdle}). */
+export const IDLE_AFTER_MS = 30 * 60_000;
+
+/**
+ * A running run whose last event is older than {@link IDLE_AFTER_MS}: its
+ * agent may have ended without saying so (a transcript has no end record),
+ * died, or be stuck in one long step. The status stays `running` (more events
+ * may come); the badge says `idle` instead of pulsing.
+ */
+export function isIdle(run: { status: string; lastEventAt: number | null }, now: number): boolean {
+  return run.status === "running" && run.lastEventAt !== null && now - run.lastEventAt > IDLE_AFTER_MS;
+}

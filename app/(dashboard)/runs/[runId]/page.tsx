@@ -18,6 +18,8 @@ import { loadPageGraph } from "@/lib/layout/page-graph";
 import { RunFindings } from "@/components/run/run-findings";
 import { RunIngestErrors } from "@/components/run/run-ingest-errors";
 import { RunLiveRefresh } from "@/components/run/run-live-refresh";
+import { formatWaited } from "@/components/decision/decision-labels";
+import { isIdle } from "@/lib/domain/runs/run-status";
 import { EventTimeline } from "@/components/timeline/event-timeline";
 import { RunReport } from "@/components/report/run-report";
 import { findPreviousAttempt, listTicketAttempts } from "@/lib/db/compare";
@@ -72,11 +74,12 @@ export default async function RunPage({ params, searchParams }: { params: Params
   // browser as JSON, preloaded from the run's API (runApiBase) as soon as the page's head arrives.
   const graph = await loadPageGraph(run.id, typeof node === "string" ? node : null, undefined, `/api/runs/${encodeURIComponent(run.id)}`);
   const canShare = can(user.role, "share");
+  const now = Date.now();
   return (
     <main className="page run-page">
       <div className="run-topbar">
         <nav className="crumbs" aria-label="Breadcrumb"><Link href="/runs">Runs</Link> / <span>{run.id}</span></nav>
-        <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} />
+        <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} quietFor={isIdle(run, now) ? formatWaited(run.lastEventAt, now) : null} />
       </div>
       <RunHeader run={run} decisions={decisionPanel?.decisions ?? []} />
       <DecisionPanel data={decisionPanel} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
