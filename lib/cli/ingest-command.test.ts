@@ -39,4 +39,16 @@ describe("loopscope ingest's exit status", () => {
     expect(await main(["ingest", "--quiet", file])).toBe(0);
     expect(err.join("\n")).toContain(`${file}:2: not JSON`);
   });
+
+  it("names a folder's files in no supported format once each, apart from bad lines, and does not count them as lines", async () => {
+    const out: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((m: unknown) => void out.push(String(m)));
+    writeFileSync(join(dir, "f.jsonl"), `${FIRST_LINE}\nnot json\n`);
+    writeFileSync(join(dir, "README.md"), "# About these traces\n\nRead me first.\n");
+    expect(await main(["ingest", dir])).toBe(0);
+    const stderr = err.join("\n");
+    expect(stderr).toContain(`rejected (1):\n  ${join(dir, "f.jsonl")}:2: not JSON`);
+    expect(stderr).toContain(`not read, in no supported format (1 file):\n  ${join(dir, "README.md")}\n  (supported: protocol JSONL,`);
+    expect(out.join("\n")).toContain("lines rejected: 1 (not read: 1 file in no supported format)");
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { getSql, closeDb, getDb } from "@/lib/db/client";
 import { describeDb } from "@/lib/db/config";
 import { ingestPaths, type IngestSummary } from "@/lib/db/ingest/ingest-files";
+import { UNSUPPORTED_FORMAT_MESSAGE } from "@/lib/domain/formats/parse-source";
 import { watchFolders, type WatchOptions } from "@/lib/db/ingest/watch";
 import { getProjectDetectorConfig } from "@/lib/db/settings";
 import { parseArgs, UsageError } from "./args";
@@ -52,6 +53,8 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
   const rejectedLines: string[] = [];
   let rejectedCount = 0;
   const heldLines: string[] = [];
+  // Files in no supported format (a folder's README, checksums): named once each, not as a rejected line.
+  const unsupported: string[] = [];
   const summary = await ingestPaths(sql, args.positionals, {
     config,
     onProgress: (p) => {
@@ -59,7 +62,8 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
       bar.update(p.bytes, p.totalBytes, `${p.files}/${p.totalFiles} files, ${formatCount(p.events)} events, ${formatBytes(p.bytes)}`);
     },
     onRejected: (source, r) => {
-      if (rejectedCount++ < 50) rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`);
+      if (r.line === null && r.message === UNSUPPORTED_FORMAT_MESSAGE) unsupported.push(source);
+      else if (rejectedCount++ < 50) rejectedLines.push(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`);
     },
     onHeld: (source, line) => {
       if (heldLines.length < 50) heldLines.push(`  ${source}:${line}: no newline yet and not valid yet: read again by the next ingest`);
@@ -72,12 +76,18 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
     for (const line of rejectedLines) console.error(line);
     if (rejectedCount > 50) console.error(`  … and ${rejectedCount - 50} more (see the Ingest errors on the runs page)`);
   }
+  if (unsupported.length > 0) {
+    console.error(`not read, in no supported format (${formatCount(unsupported.length)} file${unsupported.length === 1 ? "" : "s"}):`);
+    for (const path of unsupported.slice(0, 50)) console.error(`  ${path}`);
+    if (unsupported.length > 50) console.error(`  … and ${unsupported.length - 50} more`);
+    console.error(`  (${UNSUPPORTED_FORMAT_MESSAGE.replace(/^not a supported format \(expected /, "supported: ").replace(/\)$/, "")})`);
+  }
   if (summary.linesHeld > 0) {
     console.error(`held as an incomplete last line (${summary.linesHeld}):`);
     for (const line of heldLines) console.error(line);
     if (summary.linesHeld > 50) console.error(`  … and ${summary.linesHeld - 50} more`);
   }
-  if (!quiet) console.log(formatSummary(summary, secs, bytesSeen));
+  if (!quiet) console.log(formatSummary(summary, secs, bytesSeen, unsupported.length));
   await closeDb();
   // A path that could not be read is not ingested: a script must hear of it (bad lines are the data's problem, stored).
   return summary.pathsUnreadable > 0 ? 1 : 0;
@@ -94,13 +104,18 @@ export function describeWatch(verbose: () => boolean): Pick<WatchOptions, "onIng
   };
 }
 
-export function formatSummary(s: IngestSummary, secs: number, bytes: number): string {
+/** The closing summary; `filesUnsupported` of the rejections were whole files in no supported format, told apart from bad lines. */
+export function formatSummary(s: IngestSummary, secs: number, bytes: number, filesUnsupported = 0): string {
   const rate = secs > 0 ? ` (${formatCount(s.eventsNew / secs)} events/s)` : "";
+  const notRead = [
+    ...(filesUnsupported ? [`${formatCount(filesUnsupported)} file${filesUnsupported === 1 ? "" : "s"} in no supported format`] : []),
+    ...(s.pathsUnreadable ? [`${formatCount(s.pathsUnreadable)} unreadable files or folders`] : []),
+  ];
   return [
     `files:  ${formatCount(s.files)}${s.filesUnchanged ? ` (${formatCount(s.filesUnchanged)} unchanged since the last ingest)` : ""}, ${formatBytes(bytes)}`,
     `runs:   ${formatCount(s.runs)} touched, ${formatCount(s.runsNew)} new`,
     `events: ${formatCount(s.eventsNew)} new, ${formatCount(s.eventsDuplicate)} duplicate${rate}`,
-    `lines rejected: ${formatCount(s.linesRejected)}${s.pathsUnreadable ? ` (${formatCount(s.pathsUnreadable)} unreadable files or folders)` : ""}`,
+    `lines rejected: ${formatCount(s.linesRejected - filesUnsupported)}${notRead.length ? ` (not read: ${notRead.join(", ")})` : ""}`,
     ...(s.linesHeld ? [`lines held: ${formatCount(s.linesHeld)} (an incomplete last line: read again by the next ingest)`] : []),
     `findings: ${formatCount(s.findingsNew)} new`,
     `took ${secs.toFixed(2)}s`,

@@ -69,6 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`loopscope: ${error.message}\n\n${usage}`);
       return 2;
     }
+    // The reader of stdout stopped early (`| head`): what it wanted it got; not an error, as for any Unix tool.
+    if ((error as NodeJS.ErrnoException | null)?.code === "EPIPE") return 0;
     console.error(`loopscope: ${error instanceof Error ? error.message : String(error)}`);
     if (process.env.LOOPSCOPE_DEBUG && error instanceof Error) console.error(error.stack);
     return 1;
