@@ -113,4 +113,13 @@ describe("protocol fixtures", () => {
     expect(table).toMatch(/c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c\s+protocol\s+done_success\s+0/);
     expect(table).toContain("runs/bad.jsonl:12  not JSON");
   });
+
+  it("says in the table where each finding fired: file and line, and the record inside a JSON document", () => {
+    const run = report.runs.find((r) => r.findings.length > 0)!;
+    const [first] = run.findings;
+    const table = (at: (typeof first)["at"]) => formatDetectTable({ runs: [{ ...run, findings: [{ ...first, at }] }], errors: [] });
+    expect(table({ source: "runs/a.jsonl", line: 42, record: null })).toMatch(new RegExp(`${first.atEventId}\\s.*\\s+at runs/a\\.jsonl:42$`, "m"));
+    expect(table({ source: "t/x.traj.json", line: null, record: "messages[105]" })).toMatch(/\s+at t\/x\.traj\.json messages\[105\]$/m);
+    expect(table(null)).not.toContain(" at ");
+  });
 });

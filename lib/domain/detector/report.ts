@@ -85,17 +85,24 @@ function padTable(rows: string[][], indent: string): string[] {
   );
 }
 
-function describeFinding(finding: Finding): string[] {
+function describeFinding(finding: DetectReportFinding): string[] {
   const where = finding.edge ?? finding.node ?? (finding.taskId === null ? "-" : `task ${finding.taskId}`);
   const signal = finding.loopType === null ? finding.signal : `${finding.signal}:${finding.loopType}`;
   const tail = finding.recommendation === null ? "" : ` -> ${finding.recommendation}`;
-  return [finding.atEventId, finding.haltReason, signal, where, `${finding.count}/${finding.limit}${tail}`];
+  return [finding.atEventId, finding.haltReason, signal, where, `${finding.count}/${finding.limit}${tail}`, describeLocation(finding.at)];
+}
+
+/** `at file:line`, with the record inside a JSON document (`at run.traj messages[105]`); empty where unknown. */
+function describeLocation(at: FindingLocation | null): string {
+  if (at === null) return "";
+  return `at ${at.source}${at.line === null ? "" : `:${at.line}`}${at.record === null ? "" : ` ${at.record}`}`;
 }
 
 /**
  * The human-readable form of a detect report: an aligned table of runs (id,
  * format, terminal status, findings), each followed by one line per finding
- * (event id, halt reason, signal, node or edge, count/limit), then the errors
+ * (event id, halt reason, signal, node or edge, count/limit, where in which
+ * file), then the errors
  * as `source:line  message`. No trailing newline: the caller prints it.
  */
 export function formatDetectTable(report: DetectReport): string {
