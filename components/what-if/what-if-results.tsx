@@ -36,6 +36,7 @@ export function WhatIfResults({ state }: { state: WhatIfState }) {
                         <span className="badge bad">{humanize(r.halt.haltReason)}</span> <code>{r.halt.signal}</code>
                         {r.halt.edge || r.halt.node ? <span className="run-sub"> on <HaltPlace edge={r.halt.edge} node={r.halt.node} labels={r.nodeLabels} /></span> : null}
                         {r.falseAlarm ? <span className="badge warn" style={{ marginLeft: 6 }}>false alarm</span> : null}
+                        {r.personDecidedAfterHalt ? <span className="badge info" style={{ marginLeft: 6 }} title="a person decided on the run after this point">a person decided</span> : null}
                       </>
                     ) : r.noLongerHalted ? <span className="badge ok">no longer halted</span> : "no"}
                   </td>

@@ -24,6 +24,8 @@ export interface WhatIfResultRow {
   totals: RunTotals;
   saved: RunTotals;
   falseAlarm: boolean;
+  /** A person decided on the run after the point where it would halt (see `WhatIfRunResult`). */
+  personDecidedAfterHalt: boolean;
   noLongerHalted: boolean;
 }
 
@@ -80,7 +82,7 @@ export async function runWhatIfAction(_prev: WhatIfState, form: FormData): Promi
         runId: r.runId, title: r.title, terminalStatus: r.terminalStatus, status: r.status, currentHaltReason: r.currentHaltReason,
         currentFindings: r.currentFindings, findings: r.findings.length, halt: r.halt, nodeLabels: report.nodeLabels.get(r.runId) ?? NO_LABELS,
         totals: r.totals, saved: r.saved,
-        falseAlarm: r.falseAlarm, noLongerHalted: r.noLongerHalted,
+        falseAlarm: r.falseAlarm, personDecidedAfterHalt: r.personDecidedAfterHalt, noLongerHalted: r.noLongerHalted,
       })),
     };
   } catch (error) {

@@ -39,6 +39,19 @@ describe("evaluateWhatIf", () => {
     expect(summarizeWhatIf([relaxed, tight, halted])).toMatchObject({ runs: 3, wouldHalt: 1, falseAlarms: 1, noLongerHalted: 1, saved: { steps: 0 } });
   });
 
+  it("does not call a halt a false alarm when a person decided after it and the run then succeeded", () => {
+    const loop = load("planner-researcher-loop.jsonl");
+    const last = loop[loop.length - 1];
+    const at = (ms: number) => new Date(Date.parse(last.ts) + ms).toISOString();
+    const decision = { ...last, id: "decided", ts: at(1000), type: "human.decision", action: "resume", by: "ada", directive: "implement it" } as unknown as LoopEvent;
+    const completed = { ...last, id: "completed", ts: at(2000), type: "run.completed", terminalStatus: "done_success" } as unknown as LoopEvent;
+    const input = { runId: loop[0].runId, title: "x", terminalStatus: "done_success", status: "done", currentFindings: 1, currentHaltReason: "stalled" };
+    const steered = toWhatIfRow(input, evaluateWhatIf([...loop, decision, completed], {}));
+    expect(steered).toMatchObject({ halt: { step: 13 }, personDecidedAfterHalt: true, falseAlarm: false, saved: { steps: 0, tokens: 0, costUsd: 0 } });
+    const unasked = toWhatIfRow(input, evaluateWhatIf([...loop, completed], {}));
+    expect(unasked).toMatchObject({ personDecidedAfterHalt: false, falseAlarm: true });
+  });
+
   it("saves nothing by halting a run that succeeded: only the other runs' halts add to the totals", () => {
     const tight = toWhatIfRow(
       { runId: "c8b3", title: "x", terminalStatus: "done_success", status: "done", currentFindings: 0, currentHaltReason: null },

@@ -29,6 +29,12 @@ export interface WhatIfRunResult {
    * runtime's halts, which no detector setting takes away.
    */
   runtimeHalts: number;
+  /**
+   * A person decided on the run (`human.decision`) at or after the point
+   * where it would halt: they were asked there or near there, so how the run
+   * ended is their doing as much as the agent's.
+   */
+  personDecidedAfterHalt: boolean;
 }
 
 const NOTHING_SAVED: RunTotals = { steps: 0, tokens: 0, costUsd: 0 };
@@ -46,6 +52,7 @@ export class WhatIfEvaluator {
   private atHalt: RunTotals | null = null;
   private halt: WhatIfHalt | null = null;
   private runtimeHalts = 0;
+  private personDecidedAfterHalt = false;
 
   constructor(config: Partial<DetectorConfig>) {
     this.detector = new RunDetector(config);
@@ -61,6 +68,8 @@ export class WhatIfEvaluator {
       totals.tokens += num(event.tokens);
     } else if (event.type === "loop.halted") {
       this.runtimeHalts++;
+    } else if (event.type === "human.decision" && this.halt !== null) {
+      this.personDecidedAfterHalt = true;
     }
     const found = this.detector.feed(event);
     if (this.halt === null && found.length > 0) {
@@ -75,7 +84,10 @@ export class WhatIfEvaluator {
     const saved: RunTotals = atHalt
       ? { steps: totals.steps - atHalt.steps, tokens: totals.tokens - atHalt.tokens, costUsd: totals.costUsd - atHalt.costUsd }
       : { ...NOTHING_SAVED };
-    return { findings: [...this.detector.findings], halt: this.halt, totals: { ...totals }, saved, runtimeHalts: this.runtimeHalts };
+    return {
+      findings: [...this.detector.findings], halt: this.halt, totals: { ...totals }, saved, runtimeHalts: this.runtimeHalts,
+      personDecidedAfterHalt: this.personDecidedAfterHalt,
+    };
   }
 }
 
@@ -103,7 +115,12 @@ export interface WhatIfRunInput {
 }
 
 export interface WhatIfRow extends WhatIfRunInput, WhatIfRunResult {
-  /** Ended `done_success` yet would have been halted: the false alarm a stricter setting causes. */
+  /**
+   * Ended `done_success` yet would have been halted, and no person decided on
+   * it after that point: the false alarm a stricter setting causes. A run a
+   * person resumed after such a halt and that then succeeded is no false
+   * alarm (the halt asked them, and they steered it), and saves nothing either.
+   */
   falseAlarm: boolean;
   /** Halted now by the detector but would not be under the new configuration. */
   noLongerHalted: boolean;
@@ -124,11 +141,12 @@ export interface WhatIfSummary {
  * a run whose stored findings are all the runtime's own halts stays halted.
  */
 export function toWhatIfRow(input: WhatIfRunInput, result: WhatIfRunResult): WhatIfRow {
-  const falseAlarm = result.halt !== null && input.terminalStatus === "done_success";
+  const succeededAfterHalt = result.halt !== null && input.terminalStatus === "done_success";
+  const falseAlarm = succeededAfterHalt && !result.personDecidedAfterHalt;
   return {
     ...input,
     ...result,
-    saved: falseAlarm ? { ...NOTHING_SAVED } : result.saved,
+    saved: succeededAfterHalt ? { ...NOTHING_SAVED } : result.saved,
     falseAlarm,
     noLongerHalted: result.halt === null && input.currentFindings > result.runtimeHalts,
   };
