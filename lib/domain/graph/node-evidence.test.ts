@@ -34,6 +34,17 @@ describe("extractNodeEvidence", () => {
     expect(evidence.turns).toHaveLength(3);
   });
 
+  it("counts failing tests as the runner counts them when the output names fewer (a summary whose ids were cut off)", () => {
+    const verify = (id: string, fields: Record<string, unknown>): EvidenceEvent => ({ eventId: id, tsMs: 0, type: "verify.result", fields: { node: "main", command: "pytest", passed: false, ...fields } });
+    const evidence = extractNodeEvidence([
+      verify("a", { failingCount: 11, stderr: "====== 11 failed, 286 passed in 9.1s ======" }),
+      verify("b", { failing: ["t::one", "t::two"], failingCount: 7 }),
+      verify("c", { failing: ["t::one", "t::two"] }),
+      verify("d", { stderr: "boom" }),
+    ], new Map());
+    expect(evidence.verify.map((v) => v.failingCount)).toEqual([11, 7, 2, null]);
+  });
+
   it("hashes the coder's diffs as the detector does", () => {
     const events = read("verifier-repeated-failure.jsonl");
     const evidence = extractNodeEvidence(windowOf(events, "coder"), new Map());

@@ -5,7 +5,7 @@
  * calls. Hashes come from the detector's own functions, so what the inspector
  * shows is what the detector compared. Server-side (node:crypto).
  */
-import { getDiffHash, getFailureSignature, getOutputHash, toCanonicalJson } from "../protocol/hashes";
+import { getDiffHash, getOutputHash, summarizeFailure, toCanonicalJson } from "../protocol/hashes";
 import { readFailingTests } from "./failing-tests";
 
 /** The event types the inspector reads. */
@@ -41,7 +41,7 @@ export interface VerifyPoint {
   command: string;
   passed: boolean;
   exitCode: number | null;
-  /** Failing tests (0 when passed); `null` when a failing result names none. */
+  /** Failing tests (0 when passed): the ids named, or the runner's count when it counts more; `null` with neither. */
   failingCount: number | null;
   failing: string[];
   failingSource: "failing" | "stderr" | null;
@@ -115,12 +115,15 @@ export function extractNodeEvidence(events: readonly EvidenceEvent[], firedAt: R
       }
       case "verify.result": {
         const passed = f.passed === true;
-        const signature = getFailureSignature(f);
+        const failure = summarizeFailure(f);
+        const signature = failure?.signature ?? null;
         const tests = readFailingTests(f);
+        // The runner's own count (a summary whose ids were cut off) counts as the detector counts it.
+        const counted = failure?.failingCount ?? null;
         if (signature !== null) out.failureSignatures.push({ eventId, tsMs, hash: signature });
         out.verify.push({
           eventId, tsMs, command: str(f.command) ?? "", passed, exitCode: num(f.exitCode),
-          failingCount: tests.ids === null ? null : tests.ids.length, failing: tests.ids ?? [], failingSource: tests.source,
+          failingCount: tests.ids === null ? counted : Math.max(tests.ids.length, counted ?? 0), failing: tests.ids ?? [], failingSource: tests.source,
           signature, fired: [...(firedAt.get(eventId) ?? [])],
         });
         break;
