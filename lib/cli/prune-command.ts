@@ -16,6 +16,9 @@ export const PRUNE_USAGE = `usage: loopscope prune --older-than <90d|12h|2w> [--
 /** `--older-than`: a number with a unit (h, d or w); minutes are refused, `90m` is too easily meant as months. */
 export function parseOlderThan(value: string | true | undefined): number {
   if (typeof value !== "string") throw new UsageError("prune needs --older-than <duration>, e.g. --older-than 90d");
+  if (/^\s*\d+(\.\d+)?\s*m\s*$/i.test(value)) {
+    throw new UsageError(`--older-than "${value}": minutes are not taken here, since 90m reads as 90 months as easily; say hours, days or weeks, e.g. 2h, 90d or 13w`);
+  }
   if (!/^\s*\d+(\.\d+)?\s*[hdw]\s*$/i.test(value)) throw new UsageError(`--older-than "${value}" is not a duration in hours, days or weeks, e.g. 12h, 90d or 2w`);
   const ms = parseDurationMs(value);
   if (ms === null || ms <= 0) throw new UsageError(`--older-than "${value}" must be more than nothing`);
