@@ -160,11 +160,15 @@ function mapAssistant(doc: DocumentEvents, message: Message, answer: Message | u
 export function readObservation(text: string): { exitCode?: number; output: string; timedOut: boolean } {
   const code = RETURN_CODE.exec(text)?.[1];
   const timedOut = code === undefined && TIMED_OUT.test(text);
-  const whole = readTag(text, "output");
+  const output = readTag(text, "output") ?? readCutOutput(text);
+  return { exitCode: code === undefined ? undefined : Number(code), output, timedOut };
+}
+
+/** An output too long to keep whole: its head and tail (each searched for only when there is no `<output>`), else the text. */
+function readCutOutput(text: string): string {
   const head = readTag(text, "output_head");
   const tail = readTag(text, "output_tail");
-  const output = whole ?? (head !== undefined || tail !== undefined ? `${head ?? ""}\n…\n${tail ?? ""}` : text);
-  return { exitCode: code === undefined ? undefined : Number(code), output, timedOut };
+  return head !== undefined || tail !== undefined ? `${head ?? ""}\n…\n${tail ?? ""}` : text;
 }
 
 function readTag(text: string, tag: string): string | undefined {
@@ -172,7 +176,9 @@ function readTag(text: string, tag: string): string | undefined {
   if (start === -1) return undefined;
   // The last closing tag: the command's own output may print the tag.
   const end = text.lastIndexOf(`</${tag}>`);
-  return text.slice(start + tag.length + 2, end < start ? undefined : end).replace(/^\n/, "");
+  const body = text.slice(start + tag.length + 2, end < start ? undefined : end);
+  // One leading line break dropped (`replace(/^\n/, "")`, without a regular expression over the body).
+  return body.charCodeAt(0) === 10 ? body.slice(1) : body;
 }
 
 const PR_DESCRIPTION = /<pr_description>\s*(?:Consider the following PR description:\s*)?([\s\S]*?)(?:<\/pr_description>|$)/;
