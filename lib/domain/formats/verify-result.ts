@@ -42,8 +42,11 @@ export interface VerifyInput {
  * differ only in timings share one signature.
  */
 export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
-  const outcome = parseTestOutput(input.output);
-  const passed = input.exitCode !== undefined ? input.exitCode === 0 : input.failed !== true && (outcome === null || outcome.failed === 0);
+  const known = readKnownOutcome(input);
+  // The runner's output is read only where it can say something: it decides `passed` when neither an exit code
+  // nor the format's flag does, and it names failures only of a run that failed (a passing test run is not read).
+  const outcome = known === true ? null : parseTestOutput(input.output);
+  const passed = known ?? (outcome === null || outcome.failed === 0);
   const stderr = input.output.length > MAX_VERIFY_OUTPUT_CHARS ? input.output.slice(0, MAX_VERIFY_OUTPUT_CHARS) : input.output;
   const event: Record<string, unknown> = {
     v: 1,
@@ -62,6 +65,12 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
   };
   if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(takeSignatureLines(stderr)));
   return event;
+}
+
+/** Whether the run passed as its exit code, else the format's failure flag, says; undefined when neither says. */
+function readKnownOutcome(input: VerifyInput): boolean | undefined {
+  if (input.exitCode !== undefined) return input.exitCode === 0;
+  return input.failed === true ? false : undefined;
 }
 
 /**
