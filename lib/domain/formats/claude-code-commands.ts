@@ -39,17 +39,45 @@ const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
  * @example isVerifyCommand("make -j4") // false
  */
 export function isVerifyCommand(command: string): boolean {
-  // Every word that makes a verification holds one of these (pytest, npm test, pre-commit, git commit, jest, make check…).
-  if (!command.includes("test") && !command.includes("commit") && !command.includes("jest") && !command.includes("check")) return false;
-  // Part by part, word by word, as far as needed: a command may carry a heredoc of thousands of words.
+  const keywords = new KeywordFinder(command);
+  if (!keywords.occursIn(0, command.length)) return false;
+  // Part by part, word by word, as far as needed: a command may carry a heredoc of thousands of words
+  // (each line a part, and only the few that hold a keyword are read as a step).
   const separators = SEPARATORS;
   separators.lastIndex = 0;
   for (let from = 0; ; ) {
     const found = separators.exec(command);
     const end = found === null ? command.length : found.index;
-    if (isVerifyStep(new StepWords(command, from, end))) return true;
+    if (keywords.occursIn(from, end) && isVerifyStep(new StepWords(command, from, end))) return true;
     if (found === null) return false;
     from = separators.lastIndex;
+  }
+}
+
+/** Every word that makes a verification holds one of these (pytest, npm test, pre-commit, git commit, jest, make check…). */
+const VERIFY_KEYWORDS = ["test", "commit", "jest", "check"];
+
+/**
+ * Where the `VERIFY_KEYWORDS` occur in a command, asked of its parts in
+ * order: a step holding none of them is no verification. Each keyword's next
+ * occurrence is searched for only once the parts have passed the last one
+ * found, so the command is read once per keyword however many parts it has.
+ */
+class KeywordFinder {
+  /** Per keyword, the start of an occurrence at or after the last part asked about (-1: none left); -2 before the first search. */
+  private readonly next = VERIFY_KEYWORDS.map(() => -2);
+
+  constructor(private readonly text: string) {}
+
+  /** Whether a keyword lies wholly within `text[from, end)`; `from` never decreases between calls. */
+  occursIn(from: number, end: number): boolean {
+    for (let k = 0; k < VERIFY_KEYWORDS.length; k++) {
+      let at = this.next[k];
+      if (at === -1) continue;
+      if (at < from) this.next[k] = at = this.text.indexOf(VERIFY_KEYWORDS[k], from);
+      if (at !== -1 && at + VERIFY_KEYWORDS[k].length <= end) return true;
+    }
+    return false;
   }
 }
 
