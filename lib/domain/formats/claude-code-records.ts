@@ -81,9 +81,14 @@ export function readPrompt(source: Record<string, unknown>): PromptText | null {
  * @example cutTitle("Fix the\n  login bug") // "Fix the login bug"
  */
 export function cutTitle(text: string, max = TITLE_MAX_CHARS): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Most titles (a prompt, an issue's first line) already have single spaces only: one search then stands
+  // for a replacement that would rewrite every space with itself.
+  const flat = (NOT_SINGLE_SPACED.test(text) ? text.replace(/\s+/g, " ") : text).trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
+
+/** Whitespace that collapsing changes: any but a plain space, or two spaces in a row. */
+const NOT_SINGLE_SPACED = /[^\S ]| {2}/;
 
 /**
  * The title of an issue or PR description: its first line of text (an
