@@ -24,6 +24,8 @@ export interface DetectorConfig {
   failing_not_decreasing: number;
   oscillation: number;
   repeated_tool_call: number;
+  /** Failed tool calls in a row on a node with the same (masked) error, whatever their arguments; 0 = off. */
+  repeated_tool_error: number;
   /** A file's edits undone (reverted, or an inverse patch) this many times; 0 = off. */
   edit_undo: number;
   edge_without_progress: number;
@@ -55,6 +57,7 @@ export const DEFAULT_DETECTOR_CONFIG: Readonly<DetectorConfig> = Object.freeze({
   failing_not_decreasing: 3,
   oscillation: 4,
   repeated_tool_call: 3,
+  repeated_tool_error: 0,
   edit_undo: 0,
   edge_without_progress: 5,
   edge_without_progress_verifier: 3,
@@ -141,6 +144,7 @@ export const DETECTOR_CONFIG_RULES: Readonly<Record<DetectorConfigKey, FieldRule
   // An alternation needs two distinct values, so fewer than 2 hashes cannot oscillate.
   oscillation: { kind: "count", nullable: false, min: 2 },
   repeated_tool_call: COUNT,
+  repeated_tool_error: COUNT,
   edit_undo: COUNT,
   edge_without_progress: COUNT,
   edge_without_progress_verifier: COUNT,

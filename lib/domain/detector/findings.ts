@@ -25,6 +25,7 @@ export type ProgressSignal =
   | "oscillation"
   | "edit_undo"
   | "repeated_tool_call"
+  | "repeated_tool_error"
   | "edge_without_progress";
 
 export type FindingSignal = BudgetSignal | ProgressSignal | "task_attempts";
@@ -97,6 +98,7 @@ const SIGNAL_META: Record<Exclude<FindingSignal, "task_attempts">, [HaltReason, 
   oscillation: ["oscillating", ["spawn_reviewer", "switch_to_interactive"]],
   edit_undo: ["oscillating", ["spawn_reviewer", "switch_to_interactive"]],
   repeated_tool_call: ["stalled", ["tighten_context_pack", "switch_to_interactive"]],
+  repeated_tool_error: ["repeated_error", ["switch_to_interactive", "spawn_reviewer"]],
   edge_without_progress: ["stalled", ["switch_to_interactive", "tighten_context_pack"]],
 };
 
@@ -127,8 +129,9 @@ export const SIGNAL_RANK: Readonly<Record<FindingSignal, number>> = {
   oscillation: 13,
   edit_undo: 14,
   repeated_tool_call: 15,
-  edge_without_progress: 16,
-  task_attempts: 17,
+  repeated_tool_error: 16,
+  edge_without_progress: 17,
+  task_attempts: 18,
 };
 
 /** Where a finding points: filled from the event it is made at (see `detector.md`, "Fields of a finding"). */

@@ -62,6 +62,11 @@ const body = (withDeltas: boolean): fc.Arbitrary<Record<string, unknown>> =>
       { type: fc.constant("tool.called"), node: opt(node), tool: fc.constantFrom("read", "grep"), args: opt(fc.constantFrom({ p: 1, q: 2 }, { q: 2, p: 1 }, null)), outputHash: opt(hash) },
       { requiredKeys: ["type", "tool"] },
     ),
+    // Failed calls of any tool and arguments, often with the same error (`repeated_tool_error`).
+    fc.record(
+      { type: fc.constant("tool.called"), node: opt(node), tool: fc.constantFrom("Edit", "Write"), args: fc.constantFrom({ f: 1 }, { f: 2 }, { f: 3 }), ok: fc.constantFrom(false, false, true), outputHash: fc.constantFrom("refused", "refused", "other") },
+      { requiredKeys: ["type", "tool", "args", "ok", "outputHash"] },
+    ),
     fc.record({ type: fc.constant("research.result"), node: opt(node), query: fc.constantFrom("q1", "q2"), resultsHash: opt(hash) }, { requiredKeys: ["type", "query"] }),
     fc.record({
       type: fc.constant("task.attempt"),
@@ -120,6 +125,7 @@ const config: fc.Arbitrary<Partial<DetectorConfig>> = fc.record(
     failing_not_decreasing: fc.integer({ min: 1, max: 3 }),
     oscillation: fc.integer({ min: 2, max: 5 }),
     repeated_tool_call: fc.integer({ min: 1, max: 3 }),
+    repeated_tool_error: fc.integer({ min: 0, max: 3 }),
     edge_without_progress: fc.integer({ min: 0, max: 5 }),
     edge_without_progress_verifier: fc.integer({ min: 0, max: 3 }),
     maxAttempts: fc.integer({ min: 1, max: 4 }),
@@ -147,8 +153,8 @@ function streamFindings(ordered: readonly LoopEvent[], settings: Partial<Detecto
 }
 
 const EXCEEDS = new Set(["maxCycleIterations", "maxTurnsPerNode", "maxSteps", "edge_without_progress"]);
-const IN_A_ROW = new Set(["identical_outputs", "unchanged_diff", "repeated_failure", "recurring_failure", "failing_not_decreasing", "oscillation", "repeated_tool_call"]);
-const NODE_SCOPED = new Set(["identical_outputs", "repeated_tool_call", "maxTurnsPerNode", "turnTimeoutMs", "maxTokensPerTurn", "maxRuntimeMsPerNode"]);
+const IN_A_ROW = new Set(["identical_outputs", "unchanged_diff", "repeated_failure", "recurring_failure", "failing_not_decreasing", "oscillation", "repeated_tool_call", "repeated_tool_error"]);
+const NODE_SCOPED = new Set(["identical_outputs", "repeated_tool_call", "repeated_tool_error", "maxTurnsPerNode", "turnTimeoutMs", "maxTokensPerTurn", "maxRuntimeMsPerNode"]);
 const CYCLE_SCOPED = new Set(["maxCycleIterations", "maxCycleRuntimeMs", "maxCycleCost"]);
 
 function scopeOf(finding: Finding, typeOf: Map<string, string>): string {

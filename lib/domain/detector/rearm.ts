@@ -39,6 +39,10 @@ export function rearmSetting(state: RunState, key: DetectorConfigKey): void {
       clearNodes(NODE_SCOPE.repeated_tool_call);
       state.fired &= ~RUN_SCOPE.nodelessToolCall;
       break;
+    case "repeated_tool_error":
+      clearNodes(NODE_SCOPE.repeated_tool_error);
+      state.fired &= ~RUN_SCOPE.nodelessToolError;
+      break;
     case "maxSteps":
     case "unchanged_diff":
     case "repeated_failure":

@@ -20,6 +20,7 @@ export const NODE_SCOPE = {
   identical_outputs: 16,
   oscillation: 32,
   repeated_tool_call: 64,
+  repeated_tool_error: 128,
 } as const;
 
 /** Run-scoped signals, as bits of `RunState.fired`. */
@@ -33,6 +34,8 @@ export const RUN_SCOPE = {
   nodelessToolCall: 32,
   recurring_failure: 64,
   edit_undo: 128,
+  /** `repeated_tool_error` of calls without a node. */
+  nodelessToolError: 256,
 } as const;
 
 /** Cycle-scoped signals, as bits of `Cycle.fired`. */

@@ -244,17 +244,43 @@ export function recordToolCall(state: RunState, event: LoopEvent, node: NodeReco
   // `null` counts as absent, like everywhere in the protocol.
   const args = event.args === null ? undefined : event.args;
   const output = typeof event.outputHash === "string" ? event.outputHash : null;
-  const run = (node === null ? state.nodelessTools : node.tools).push(tool, args, output);
+  const streak = node === null ? state.nodelessTools : node.tools;
+  const run = streak.push(tool, args, output);
   const limit = state.config.repeated_tool_call;
-  if (run < limit) return;
-  if (node === null) {
-    if ((state.fired & RUN_SCOPE.nodelessToolCall) !== 0) return;
-    state.fired |= RUN_SCOPE.nodelessToolCall;
-  } else {
-    if ((node.fired & NODE_SCOPE.repeated_tool_call) !== 0) return;
-    node.fired |= NODE_SCOPE.repeated_tool_call;
-  }
+  recordToolError(state, event, node, streak.pushOutcome(event.ok === false ? output : null), run, out);
+  if (run < limit || !claimToolScope(state, node, NODE_SCOPE.repeated_tool_call, RUN_SCOPE.nodelessToolCall)) return;
   pushSignal(state, out, "repeated_tool_call", event, node, null, limit, limit);
+}
+
+/**
+ * Marks a tool signal fired on its node (calls without a node share one
+ * run-wide scope); false when it had fired there already.
+ */
+function claimToolScope(state: RunState, node: NodeRecord | null, nodeBit: number, nodelessBit: number): boolean {
+  if (node === null) {
+    if ((state.fired & nodelessBit) !== 0) return false;
+    state.fired |= nodelessBit;
+  } else {
+    if ((node.fired & nodeBit) !== 0) return false;
+    node.fired |= nodeBit;
+  }
+  return true;
+}
+
+/**
+ * `repeated_tool_error` (0: off): failed tool calls (`ok: false`) in a row on
+ * a node whose outputs hash the same, whatever the tool and its arguments:
+ * an edit refused as "File has not been read yet" by Edit, MultiEdit and
+ * Write in turn, a build that fails the same way however it is invoked. When
+ * the calls are identical too, `repeated_tool_call` (`identical`, its run)
+ * tells that loop, and this one stays silent.
+ */
+function recordToolError(state: RunState, event: LoopEvent, node: NodeRecord | null, errors: number, identical: number, out: Finding[]): void {
+  const limit = state.config.repeated_tool_error;
+  const sameCalls = state.config.repeated_tool_call;
+  if (limit <= 0 || errors < limit || (sameCalls > 0 && identical >= sameCalls)) return;
+  if (!claimToolScope(state, node, NODE_SCOPE.repeated_tool_error, RUN_SCOPE.nodelessToolError)) return;
+  pushSignal(state, out, "repeated_tool_error", event, node, null, limit, limit);
 }
 
 /**

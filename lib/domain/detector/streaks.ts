@@ -75,6 +75,20 @@ export class ToolStreak {
   private args: unknown = undefined;
   private output: string | null = null;
   run = 0;
+  private error: string | null = null;
+  /** Failed calls in a row with the same output, whatever their tool and arguments (`repeated_tool_error`). */
+  errorRun = 0;
+
+  /** Records whether a call failed, with its output hash (`null` when it did not fail or has none), and returns `errorRun`. */
+  pushOutcome(failedOutput: string | null): number {
+    if (failedOutput === null) {
+      this.error = null;
+      return (this.errorRun = 0);
+    }
+    if (this.errorRun > 0 && failedOutput === this.error) return ++this.errorRun;
+    this.error = failedOutput;
+    return (this.errorRun = 1);
+  }
 
   /** Records a call (`undefined` args when absent) and returns how many equal calls end the sequence. */
   push(tool: string, args: unknown, output: string | null): number {

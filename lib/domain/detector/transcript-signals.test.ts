@@ -100,3 +100,40 @@ describe("polling", () => {
     expect(summarize(detectBuilt(run))).toEqual(["repeated_tool_call@e9"]);
   });
 });
+
+describe("repeated_tool_error", () => {
+  const ERRORS = { repeated_tool_error: 3 };
+  const failed = (run: ReturnType<typeof buildRun>, tool: string, args: unknown, error = "refused") => run.add("tool.called", { node: "main", tool, args, ok: false, outputHash: error });
+
+  it("fires at the third failed call in a row on a node with the same error, whatever the tool and arguments", () => {
+    const run = buildRun();
+    failed(run, "Edit", { file: "types/index.ts", old: "a" });
+    failed(run, "MultiEdit", { file: "types/index.ts", edits: ["a"] });
+    failed(run, "Write", { file: "types/index.ts", content: "b" });
+    const findings = detectBuilt(run, ERRORS);
+    expect(summarize(findings)).toEqual(["repeated_tool_error@e3"]);
+    expect(findings[0]).toMatchObject({ haltReason: "repeated_error", node: "main", count: 3, limit: 3 });
+  });
+
+  it("is broken by a call that succeeds or fails otherwise, not by polls; and is off by default (the protocol's signals are the spec's)", () => {
+    const run = buildRun();
+    failed(run, "Edit", { n: 1 });
+    failed(run, "Edit", { n: 2 });
+    run.add("tool.called", { node: "main", tool: "Read", args: { n: 1 }, ok: true, outputHash: "file" });
+    failed(run, "Edit", { n: 3 });
+    failed(run, "Edit", { n: 4 }, "other error");
+    failed(run, "Edit", { n: 5 });
+    run.add("tool.called", { node: "main", tool: "BashOutput", polling: true });
+    failed(run, "Edit", { n: 6 });
+    expect(detectBuilt(run, ERRORS)).toEqual([]);
+    failed(run, "Edit", { n: 7 });
+    expect(summarize(detectBuilt(run, ERRORS))).toEqual(["repeated_tool_error@e9"]);
+    expect(detectBuilt(run)).toEqual([]);
+  });
+
+  it("leaves identical failing calls to repeated_tool_call: one loop, one finding", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) failed(run, "Bash", { command: "npm run build" });
+    expect(summarize(detectBuilt(run, ERRORS))).toEqual(["repeated_tool_call@e3"]);
+  });
+});

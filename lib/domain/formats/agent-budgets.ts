@@ -15,9 +15,11 @@
 export const SESSION_BUDGETS = {
   maxTurnsPerNode: 2000,
   maxSteps: 5000,
-  // The two signals made for real transcripts (off for the protocol): a
-  // failure that comes back between other attempts, and edits undone.
+  // The signals made for real transcripts (off for the protocol): a failure
+  // that comes back between other attempts, the same error whatever the
+  // call's arguments, and edits undone.
   recurring_failure: 3,
+  repeated_tool_error: 3,
   edit_undo: 3,
 } as const;
 

@@ -55,6 +55,8 @@ export function explainFinding(f: FindingInput, labels: NodeLabels = NO_LABELS):
       return `${node ? `${node}'s outputs` : "Diffs"} alternate A, B, A, B (${count} in a row).`;
     case "repeated_tool_call":
       return `${where} made the same tool call ${count} times in a row.`;
+    case "repeated_tool_error":
+      return `${where}'s tool calls failed with the same error ${count} times in a row, whatever was tried (limit ${limit}).`;
     case "maxCycleIterations":
       return `Loop went round ${count} times; budget ${limit}.`;
     case "maxTurnsPerNode":

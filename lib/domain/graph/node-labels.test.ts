@@ -70,6 +70,8 @@ describe("node labels", () => {
     expect(explainFinding(finding({ signal: "edge_without_progress", edge: `${IMPLEMENTER}->${REVIEWER}`, count: 6, limit: 5 }), labels))
       .toBe("Implementer → Reviewer taken 6 times since Reviewer last made progress (limit 5).");
     expect(explainFinding(finding({ source: "runtime", node: REVIEWER }), labels)).toBe("Halted by the runtime (stalled) at Reviewer.");
+    expect(explainFinding(finding({ signal: "repeated_tool_error", node: IMPLEMENTER, count: 3, limit: 3 }), labels))
+      .toBe("Implementer's tool calls failed with the same error 3 times in a row, whatever was tried (limit 3).");
     // Without labels, as before.
     expect(explainFinding(finding({ signal: "edge_without_progress", edge: "planner->researcher", count: 6, limit: 5 })))
       .toBe("planner → researcher taken 6 times since researcher last made progress (limit 5).");
