@@ -77,10 +77,28 @@ describe("detect over shared/real-traces", () => {
         run: "ponylang__ponyc-4588", signal: "repeated_tool_error", haltReason: "repeated_error",
         source: "openhands/multi_swe_bench/output.jsonl", line: 3, record: "history[70]",
       },
+      // The agent's check script `verify_bar.py` failing the same way three times, with sed edits between.
+      {
+        run: "pylint-dev__pylint-6528", signal: "repeated_failure", haltReason: "repeated_error",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/pylint-dev__pylint-6528/pylint-dev__pylint-6528.traj.json", line: null, record: "messages[65]",
+      },
+      {
+        run: "pylint-dev__pylint-6528", signal: "recurring_failure", haltReason: "repeated_error",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/pylint-dev__pylint-6528/pylint-dev__pylint-6528.traj.json", line: null, record: "messages[65]",
+      },
       // The same no-op `sed -i 's/return mmsubsup/return mmsubsup/'` five times.
       {
         run: "sympy__sympy-15976", signal: "repeated_tool_call", haltReason: "stalled",
         source: "mini-swe-agent/20251118_gemini-3-pro/trajs/sympy__sympy-15976/sympy__sympy-15976.traj.json", line: null, record: "messages[45]",
+      },
+      // Meanwhile `python test_complex.py` fails with the same NameError three times (messages[37], [51], [63]).
+      {
+        run: "sympy__sympy-15976", signal: "repeated_failure", haltReason: "repeated_error",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/sympy__sympy-15976/sympy__sympy-15976.traj.json", line: null, record: "messages[63]",
+      },
+      {
+        run: "sympy__sympy-15976", signal: "recurring_failure", haltReason: "repeated_error",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/sympy__sympy-15976/sympy__sympy-15976.traj.json", line: null, record: "messages[63]",
       },
     ]);
   });

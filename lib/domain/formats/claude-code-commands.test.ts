@@ -32,6 +32,13 @@ describe("isVerifyCommand", () => {
     "make test",
     "make -C build check",
     "make -j4 test-unit",
+    // The agent's own check scripts.
+    "python reproduce_issue.py",
+    "cd reproduction && python3 reproduce_issue.py",
+    "python /testbed/verify_bar.py 2>&1 | head -20",
+    "python3 test_walk.py",
+    "python repro.py",
+    "python check-fix.py",
   ])("counts %s", (command) => {
     expect(isVerifyCommand(command)).toBe(true);
   });
@@ -52,6 +59,10 @@ describe("isVerifyCommand", () => {
     "python setup.py test_helpers.py",
     "python -m pip install pytest",
     "cat tests/runtests.py",
+    "cat reproduce_issue.py",
+    "python update_pylinter.py",
+    "python fix_typo.py",
+    "python reproducer_helper.sh",
     "",
   ])("does not count %s", (command) => {
     expect(isVerifyCommand(command)).toBe(false);

@@ -30,7 +30,8 @@ const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
  * True when a shell command runs tests or a commit anywhere in it: pytest,
  * npm/yarn/pnpm/bun test, vitest, jest, mix test (and Phoenix's
  * `mix precommit`), go test, cargo test, unittest, Django's `runtests.py` and
- * `manage.py test`, `make test`/`make check`, `git commit`, pre-commit. Only
+ * `manage.py test`, `make test`/`make check`, `git commit`, pre-commit, and a
+ * Python check script of the agent's own (`python reproduce_issue.py`). Only
  * words in command position count, so `cat jest.config.js` is not a test run.
  *
  * @example isVerifyCommand("git add -A && git commit -m wip") // true
@@ -55,7 +56,7 @@ export function isVerifyCommand(command: string): boolean {
 }
 
 /** Every word that makes a verification holds one of these (pytest, npm test, pre-commit, git commit, jest, make check…). */
-const VERIFY_KEYWORDS = ["test", "commit", "jest", "check"];
+const VERIFY_KEYWORDS = ["test", "commit", "jest", "check", "verify", "repro"];
 
 /**
  * Where the `VERIFY_KEYWORDS` occur in a command, asked of its parts in
@@ -144,8 +145,15 @@ function isVerifyStep(words: StepWords): boolean {
 /** `python tests/runtests.py …` (Django's runner) or `python manage.py test …`. */
 function isPythonTestScript(words: StepWords, at: number): boolean {
   const script = baseName(words.get(at) ?? "");
-  return TEST_BINARIES.has(script) || (script === "manage.py" && words.get(at + 1) === "test");
+  return TEST_BINARIES.has(script) || CHECK_SCRIPT.test(script) || (script === "manage.py" && words.get(at + 1) === "test");
 }
+
+/**
+ * A script an agent writes to check its fix (`reproduce_issue.py`,
+ * `verify_bar.py`, `test_walk.py`, `check.py`): run again and again while it
+ * works, it is the session's test, and its failure repeating is the loop.
+ */
+const CHECK_SCRIPT = /^(?:test|tests|verify|check|repro|reproduce)(?:[_-][\w-]*)?\.py$/;
 
 /** Whether `make [-C dir] [-f file] [-jN] [VAR=x] <target>…` names a test target among its targets. */
 function hasMakeTestTarget(words: StepWords, from: number): boolean {

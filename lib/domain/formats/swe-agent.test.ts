@@ -116,8 +116,11 @@ describe("SWE-agent trajectories: pydicom-1458 (0.x, identical failing edit [6] 
     ]);
   });
 
-  it("runs no verification (the trajectory runs no tests)", () => {
-    expect(ofType(items, "verify.result")).toEqual([]);
+  it("verifies with the agent's own reproduction script: failing before the fix, passing after (the trajectory runs no tests)", () => {
+    expect(ofType(items, "verify.result").map((e) => [e.event.id, e.event.command, e.event.passed])).toEqual([
+      ["trajectory[2]:verify", "python reproduce_bug.py", false],
+      ["trajectory[9]:verify", "python reproduce_bug.py", true],
+    ]);
   });
 });
 
