@@ -151,17 +151,17 @@ export class RunDetector {
     if (typeof from !== "string" || typeof to !== "string") return;
     const graph = this.state.graph;
     const source = graph.ensureNode(from);
-    const target = graph.ensureNode(to);
+    // A known edge's target exists already: one Map lookup fewer on the most frequent event.
     const known = source.out.get(to);
-    const edge = known ?? graph.connect(source, target);
+    const edge = known ?? graph.connect(source, graph.ensureNode(to));
     const added = known === undefined;
     edge.traversals++;
     if (added) {
       graph.recomputeCycles();
       checkAllCycles(this.state, event, node, edge, out);
     } else {
-      const cycle = graph.cycleOfEdge(source, target);
-      if (cycle !== null && cycle.driver === target) {
+      const cycle = graph.cycleOfEdge(source, edge.to);
+      if (cycle !== null && cycle.driver === edge.to) {
         cycle.iterations++;
         checkCycleIterations(this.state, event, node, edge, cycle, out);
       }

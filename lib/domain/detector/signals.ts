@@ -27,6 +27,17 @@ function pushSignal(
 }
 
 /**
+ * Adds a hash to a run's set of seen hashes; whether it was new. One lookup
+ * instead of `has` then `add`: a fresh hash string is hashed for the set,
+ * and a run looks one up at most events that carry output.
+ */
+function addIfNew(seen: Set<string>, hash: string): boolean {
+  const size = seen.size;
+  seen.add(hash);
+  return seen.size !== size;
+}
+
+/**
  * The output of a `node.completed`: `identical_outputs` and node-output
  * `oscillation`. A turn without output is skipped (it neither extends nor
  * breaks a run). Also the progress of a node that has produced nothing else.
@@ -37,11 +48,7 @@ export function recordOutput(state: RunState, event: LoopEvent, node: NodeRecord
   const config = state.config;
   node.recentOutputs.push(hash);
   node.outputs.push(hash);
-  const seen = state.seenOutputs;
-  if (!seen.has(hash)) {
-    seen.add(hash);
-    if (node.kinds === 0) node.progressEpoch++;
-  }
+  if (addIfNew(state.seenOutputs, hash) && node.kinds === 0) node.progressEpoch++;
   // "In a row" signals report the limit as their count.
   const identical = config.identical_outputs;
   if (node.outputs.run >= identical && (node.fired & NODE_SCOPE.identical_outputs) === 0) {
@@ -66,8 +73,7 @@ export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord |
   const config = state.config;
   state.recentDiffs.push(hash);
   state.diffs.push(hash);
-  const isNew = !state.seenDiffs.has(hash);
-  if (isNew) state.seenDiffs.add(hash);
+  const isNew = addIfNew(state.seenDiffs, hash);
   if (node !== null) {
     node.kinds |= KIND_DIFF;
     if (isNew) node.progressEpoch++;
@@ -191,7 +197,8 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     node.lastVerifySignature = signature;
   }
   if (failure === null) {
-    state.failuresSincePass.clear();
+    // Clearing allocates a new table even when empty, and most runs never count recurrences.
+    if (state.failuresSincePass.size > 0) state.failuresSincePass.clear();
     state.failureRun = 0;
     state.lastFailure = null;
     // A pass resets the lowest failing count too: the next failure starts afresh.
