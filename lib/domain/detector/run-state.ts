@@ -78,8 +78,10 @@ export class RunState {
   readonly recentQueries = new RecentWindow<string>();
   /** Queries whose result repeated an earlier (query, resultsHash): "no new information". */
   readonly repeatedQueries = new RecentWindow<string>();
-  /** The last failure signature computed and its text (a looping run repeats it). */
+  /** The last failure signatures computed and their texts (a looping run repeats them). */
   readonly failureMemo = createHashMemo();
+  /** The last diff hashes computed from patches and their texts (a looping run re-applies a change). */
+  readonly diffMemo = createHashMemo();
 
   constructor(public config: DetectorConfig) {}
 

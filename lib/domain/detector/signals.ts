@@ -68,7 +68,7 @@ export function recordOutput(state: RunState, event: LoopEvent, node: NodeRecord
  */
 export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
   recordUndo(state, event, node, out);
-  const hash = getDiffHash(event);
+  const hash = getDiffHash(event, state.diffMemo);
   if (hash === null) return;
   const config = state.config;
   state.recentDiffs.push(hash);

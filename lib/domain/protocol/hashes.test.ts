@@ -6,6 +6,7 @@ import {
   getDiffHash,
   getFailureSignature,
   getOutputHash,
+  type HashMemo,
   haveSameCanonicalJson,
   hashCommandFailure,
   maskVolatileNumbers,
@@ -68,14 +69,19 @@ describe("hash memos", () => {
     fc.constant({ outputHash: sha("done") }),
   );
 
-  it("give every output the hash it has without a memo, over any sequence", () => {
+  /** Over any sequence of events, a memo never changes what `hashOf` returns. */
+  function expectMemoExact<T>(events: fc.Arbitrary<T>, hashOf: (event: T, memo?: HashMemo) => unknown): void {
     fc.assert(
-      fc.property(fc.array(output, { maxLength: 30 }), (events) => {
+      fc.property(fc.array(events, { maxLength: 30 }), (sequence) => {
         const memo = createHashMemo();
-        return events.every((event) => getOutputHash(event, memo) === getOutputHash(event));
+        return sequence.every((event) => JSON.stringify(hashOf(event, memo)) === JSON.stringify(hashOf(event)));
       }),
       { seed: 20_261_124, numRuns: 2000 },
     );
+  }
+
+  it("give every output the hash it has without a memo, over any sequence", () => {
+    expectMemoExact(output, getOutputHash);
   });
 
   it("give every failure the signature it has without a memo, over any sequence", () => {
@@ -84,13 +90,23 @@ describe("hash memos", () => {
       fc.record({ passed: fc.constant(false), command: text, failing: fc.array(text, { maxLength: 3 }) }),
       fc.constant({ passed: true, command: "c" }),
     );
-    fc.assert(
-      fc.property(fc.array(failure, { maxLength: 30 }), (events) => {
-        const memo = createHashMemo();
-        return events.every((event) => JSON.stringify(summarizeFailure(event, memo)) === JSON.stringify(summarizeFailure(event)));
-      }),
-      { seed: 20_261_124, numRuns: 2000 },
+    expectMemoExact(failure, summarizeFailure);
+  });
+
+  it("give every diff the hash it has without a memo, over any sequence", () => {
+    const header = fc.constantFrom("", "\t2026-08-05 09:40:22 +0200", "\t2027-01-01");
+    const diff = fc.oneof(
+      fc.record({ text, header }).map(({ text, header }) => ({ patch: `--- a/f${header}\n+++ b/f${header}\n-${text}\n` })),
+      fc.constant({ patch: "x", diffHash: sha("x") }),
     );
+    expectMemoExact(diff, getDiffHash);
+  });
+
+  it("reuse the last two hashes of texts an agent alternates between", () => {
+    const memo = createHashMemo();
+    const failures = ["a", "b", "a", "b"].map((stderr) => summarizeFailure({ passed: false, command: "c", stderr }, memo));
+    expect(failures.map((failure) => failure?.signature)).toEqual([sha("c\na"), sha("c\nb"), sha("c\na"), sha("c\nb")]);
+    expect(memo).toMatchObject({ text: "c\nb", previousText: "c\na" });
   });
 
   it("reuse the last hash for an equal output, and recompute for another", () => {

@@ -147,9 +147,10 @@ export function hashOutputText(final: string): string {
 }
 
 /**
- * The last hash a caller computed and what it was computed from, so that the
- * same input given again (a looping agent's repeated output or failure) skips
- * the SHA-256 and the text it hashes. Exact: the hash is reused only for an
+ * The last two hashes a caller computed from text and what they were
+ * computed from, so that the same input given again (a looping agent's
+ * repeated output or failure, or two it alternates between) skips the
+ * SHA-256 and the text it hashes. Exact: the hash is reused only for an
  * input that hashes to it (equal text, or equal canonical JSON).
  */
 export interface HashMemo {
@@ -158,11 +159,31 @@ export interface HashMemo {
   /** The `output.structured` value hashed as canonical JSON, or `undefined`. */
   value: unknown;
   hash: string;
+  /** The text hashed before `text`, and its hash: an agent that alternates (two failing runs of tests, A,B,A,B outputs) hits it. */
+  previousText: string | null;
+  previousHash: string;
 }
 
 /** A memo that matches nothing yet. */
 export function createHashMemo(): HashMemo {
-  return { text: null, value: undefined, hash: "" };
+  return { text: null, value: undefined, hash: "", previousText: null, previousHash: "" };
+}
+
+/**
+ * The hash of a text by the memo's last two texts, else computed by `hashText`
+ * (always the same function for one memo); the text becomes the memo's last.
+ */
+function recallTextHash(memo: HashMemo, text: string, hashText: (text: string) => string): string {
+  if (memo.text === text) return memo.hash;
+  const hash = memo.previousText === text ? memo.previousHash : hashText(text);
+  if (memo.text !== null) {
+    memo.previousText = memo.text;
+    memo.previousHash = memo.hash;
+  }
+  memo.text = text;
+  memo.hash = hash;
+  memo.value = undefined;
+  return hash;
 }
 
 /**
@@ -181,17 +202,16 @@ export function getOutputHash(event: EventFields, memo?: HashMemo): string | nul
   if (output === null || typeof output !== "object") return null;
   const { final, structured } = output as { final?: unknown; structured?: unknown };
   if (typeof final === "string") {
-    if (memo === undefined) return hashOutputText(final);
-    if (memo.text !== final) {
-      memo.hash = hashOutputText(final);
-      memo.text = final;
-      memo.value = undefined;
-    }
-    return memo.hash;
+    return memo === undefined ? hashOutputText(final) : recallTextHash(memo, final, hashOutputText);
   }
   if (structured === undefined || structured === null) return null;
   if (memo === undefined) return sha256Hex(toCanonicalJson(structured));
   if (memo.value === undefined || !haveSameCanonicalJson(structured, memo.value)) {
+    // The last text stays recallable as the one before.
+    if (memo.text !== null) {
+      memo.previousText = memo.text;
+      memo.previousHash = memo.hash;
+    }
     memo.hash = sha256Hex(toCanonicalJson(structured));
     memo.value = structured;
     memo.text = null;
@@ -226,17 +246,19 @@ export function stripDiffTimestamps(patch: string): string {
 }
 
 /** Diff hash of a patch text (`""` hashes as empty text). */
-export function hashPatch(patch: string): string {
-  return sha256Hex(stripDiffTimestamps(patch));
+export function hashPatch(patch: string, memo?: HashMemo): string {
+  return sha256Memo(stripDiffTimestamps(patch), memo);
 }
 
 /**
  * The diff hash of an `artifact.diff`: `diffHash` as given, else the hash of
  * `patch`; `null` when it has neither (such a diff is ignored by the detector).
+ * With a `memo` (the detector keeps one per run), a change made again (its
+ * patch equal but for the timestamps) reuses the hash.
  */
-export function getDiffHash(event: EventFields): string | null {
+export function getDiffHash(event: EventFields, memo?: HashMemo): string | null {
   if (typeof event.diffHash === "string") return event.diffHash;
-  if (typeof event.patch === "string") return hashPatch(event.patch);
+  if (typeof event.patch === "string") return hashPatch(event.patch, memo);
   return null;
 }
 
@@ -273,12 +295,7 @@ export function hashFailingIds(sortedIds: readonly string[], memo?: HashMemo): s
 
 /** SHA-256 of a text, reusing the memo's hash when it was computed from the same text. */
 function sha256Memo(text: string, memo: HashMemo | undefined): string {
-  if (memo === undefined) return sha256Hex(text);
-  if (memo.text !== text) {
-    memo.hash = sha256Hex(text);
-    memo.text = text;
-  }
-  return memo.hash;
+  return memo === undefined ? sha256Hex(text) : recallTextHash(memo, text, sha256Hex);
 }
 
 /**
