@@ -72,6 +72,11 @@ describe("detect over shared/real-traces", () => {
         run: "fe5e1c67-53e7-4862-81ae-d0e013e3270b", signal: "repeated_tool_error", haltReason: "repeated_error",
         source: "claude-code/claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", line: 381, record: null,
       },
+      // Then `npm run build` fails the same way again and again, described anew each time ("Build from correct directory path").
+      {
+        run: "fe5e1c67-53e7-4862-81ae-d0e013e3270b", signal: "repeated_tool_call", haltReason: "stalled",
+        source: "claude-code/claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", line: 409, record: null,
+      },
       // make, then make clean && make, then rm -rf build && make: the same build error however it is invoked.
       {
         run: "ponylang__ponyc-4588", signal: "repeated_tool_error", haltReason: "repeated_error",

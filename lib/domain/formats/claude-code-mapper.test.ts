@@ -102,6 +102,23 @@ describe("createClaudeCodeMapper on model calls and tools", () => {
     ]);
   });
 
+  it("compares a Bash call by its command: the description the model writes each time is no argument", () => {
+    const items = mapLines([
+      user("p1", "go"),
+      assistant("a1", "msg_1", [toolUse("t1", "Bash", { command: "npm run build", description: "Build the app" })]),
+      user("r1", toolResult("t1", "Exit code 1\nbuild failed", true)),
+      assistant("a2", "msg_2", [toolUse("t2", "Bash", { command: "npm run build", description: "Build from the right folder", timeout: 60000 })]),
+      user("r2", toolResult("t2", "Exit code 1\nbuild failed", true)),
+      assistant("a3", "msg_3", [toolUse("t3", "Read", { file_path: "/a/description.md" })]),
+      user("r3", toolResult("t3", "text")),
+    ]);
+    expect(ofType(items, "tool.called").map((e) => e.args)).toEqual([
+      { command: "npm run build" },
+      { command: "npm run build", timeout: 60000 },
+      { file_path: "/a/description.md" },
+    ]);
+  });
+
   it("hashes outputs that differ only by times and ids alike, and different counts apart", () => {
     expect(hashToolOutput("done in 0m12.09s at 2026-02-12T14:12:32.519Z [main 99b497c]")).toBe(
       hashToolOutput("done in 0m13.51s at 2026-02-12T15:00:01.000Z [main 12e2d10]"),

@@ -57,7 +57,7 @@ export function buildToolEvents(runId: string, call: PendingToolCall, outcome: T
       id,
       type: "tool.called",
       tool: call.name,
-      args: call.input,
+      args: toolArgs(call),
       ok: !outcome.isError,
       outputHash: hashToolOutput(outcome.text),
       durationMs: Number.isFinite(durationMs) && durationMs >= 0 ? durationMs : undefined,
@@ -94,6 +94,18 @@ export function buildToolEvents(runId: string, call: PendingToolCall, outcome: T
     }
   }
   return events;
+}
+
+/**
+ * A call's arguments as the detector compares them. Bash's `description` is
+ * a label the model writes for the person each time ("Build the app", "Build
+ * from the right folder"), not part of what runs: the same command with new
+ * words is the same call. It stays in the record's raw JSON.
+ */
+function toolArgs(call: PendingToolCall): unknown {
+  if (call.name !== "Bash" || !isJsonObject(call.input) || !("description" in call.input)) return call.input;
+  const { description: _label, ...args } = call.input;
+  return args;
 }
 
 /** Tools that read a background shell's output (`BashOutput` in 1.x/2.0, `TaskOutput` later). */

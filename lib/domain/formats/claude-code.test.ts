@@ -190,7 +190,7 @@ describe("Claude Code transcripts: spotter ae4a77f8 (2.1.39, a sub-agent, repeat
     expect(at?.event.command).toMatch(/^git add -A && git commit -m "feat: instrument hook controllers/);
   });
 
-  it("raises no no-progress finding on the other sessions (a converging fix-and-retest cycle, polls of a dev server), but the refused edits of fe5e1c67", () => {
+  it("raises no no-progress finding on the other sessions (a converging fix-and-retest cycle, polls of a dev server), but the loops of fe5e1c67", () => {
     const runs = new Map<string, LoopEvent[]>();
     for (const file of FILES.filter((f) => !f.startsWith(SPOTTER))) {
       for (const { event } of eventsOf(itemsOf(file))) runs.set(event.runId, [...(runs.get(event.runId) ?? []), event]);
@@ -198,10 +198,12 @@ describe("Claude Code transcripts: spotter ae4a77f8 (2.1.39, a sub-agent, repeat
     expect(runs.size).toBe(6);
     const REFUSED = "fe5e1c67-53e7-4862-81ae-d0e013e3270b";
     for (const [runId, events] of runs) if (runId !== REFUSED) expect(detectRun(events)).toEqual([]);
-    // Edit, MultiEdit and Write of one file refused in turn ("File has not been read yet"), in two sidechains.
+    // Edit, MultiEdit and Write of one file refused in turn ("File has not been read yet"), in two sidechains;
+    // then `npm run build` failing alike, each time with a new description.
     expect(detectRun(runs.get(REFUSED)!).map((f) => [f.signal, f.haltReason, f.node, f.count])).toEqual([
       ["repeated_tool_error", "repeated_error", "sidechain-f4546a51-ea10-47e0-b4e0-76802974f8a9", 3],
       ["repeated_tool_error", "repeated_error", "sidechain-f4ab2bf6-d642-431a-85cb-66691f24c404", 3],
+      ["repeated_tool_call", "stalled", "sidechain-f4ab2bf6-d642-431a-85cb-66691f24c404", 3],
     ]);
     const polls = ofType(itemsOf("claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"), "tool.called").filter((e) => e.event.polling === true);
     expect(polls.length).toBeGreaterThan(0);
