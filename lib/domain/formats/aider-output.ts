@@ -1,7 +1,8 @@
 /**
  * Reading the lines of Aider's console output (`> …` in the chat history):
- * token reports, commits, questions and their answers, lint runs, and the
- * session's announcement lines (`shared/real-traces/aider/FORMAT.md`); and
+ * token reports, commits, questions and their answers, lint runs, failed-edit
+ * reports, the messages Aider sends the model by itself, and the session's
+ * announcement lines (`shared/real-traces/aider/FORMAT.md`); and
  * the reasoning block a reply may open with.
  */
 import { trimBlankEnds, type SourceLine, type ToolEntry } from "./aider-lines";
@@ -193,4 +194,42 @@ export function removeThinking(lines: SourceLine[]): SourceLine[] {
   const tag = THINKING_OPEN.exec(lines[open].text)?.[1] ?? "";
   const close = lines.findIndex((l, i) => i > open && l.text.trim() === `</${tag}>`);
   return close === -1 ? lines.slice(0, open) : [...lines.slice(0, open), ...lines.slice(close + 1)];
+}
+
+/** Why the model was called again without the user typing: Aider sent something back on its own. */
+export type Reflection = "lint" | "test" | "edit" | "files";
+
+// The lines Aider writes around a reply: failed edits, reflections, shell runs, the end of a report.
+export const FAILED_BANNER = /^# \d+ SEARCH\/REPLACE blocks? failed to match!/;
+export const NOT_CONFORMING = /^The LLM did not conform to the edit format\./;
+export const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully/;
+const REPORT_END = /^(?:Only \d+ reflections? allowed|Tokens: |Commit [0-9a-f]{7,40} |Applied edit to |Committing )/;
+export const OUTPUT_ADDED = /^Added \d+ lines? of output to the chat/;
+export const REFLECTIONS_EXHAUSTED = /^Only \d+ reflections? allowed, stopping/;
+export const KEYBOARD_INTERRUPT = /^\^C KeyboardInterrupt/;
+export const SHELL_RUNNING = /^Running (.+)$/;
+const REFLECTION_MESSAGES: readonly (readonly [RegExp, Reflection])[] = [
+  [/^# Fix any errors below/, "lint"],
+  [FAILED_BANNER, "edit"],
+  [NOT_CONFORMING, "edit"],
+  [/^I ran this command:/, "test"],
+  [/^I added these files to the chat/, "files"],
+];
+
+/** What a message Aider sent the model by itself says it is (a lint or test report, a failed edit, files added); `undefined` for one the user typed. */
+export function readReflection(text: string): Reflection | undefined {
+  return REFLECTION_MESSAGES.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+/** The first characters of the lines `REPORT_END` matches: `O`nly, `T`okens, `C`ommit, `A`pplied. */
+const REPORT_END_STARTS = new Set([79, 84, 67, 65]);
+
+/** `REPORT_END.test(text)`, tried only on a line whose first character fits (a report quotes whole blocks of code). */
+export function endsReport(text: string): boolean {
+  return REPORT_END_STARTS.has(text.charCodeAt(0)) && REPORT_END.test(text);
+}
+
+/** A line after a failed block's report: `# The other N blocks were applied`, or what ends any report. */
+export function endsFailureReport(text: string): boolean {
+  return (text.startsWith("# ") && OTHERS_APPLIED.test(text)) || endsReport(text);
 }

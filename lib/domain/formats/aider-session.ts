@@ -12,15 +12,26 @@ import { emitCommand, emitEditOutcomes, emitFailedEdit, emitUserCommand, EventSi
 import {
   ADD_FILE_QUESTION,
   APPLIED,
+  FAILED_BANNER,
+  KEYBOARD_INTERRUPT,
   LINT_QUESTION,
+  NOT_CONFORMING,
+  OTHERS_APPLIED,
+  OUTPUT_ADDED,
+  REFLECTIONS_EXHAUSTED,
+  SHELL_RUNNING,
   TEST_QUESTION,
+  endsFailureReport,
+  endsReport,
   listLintRuns,
   readAnnouncement,
   readAnswer,
   readCommit,
+  readReflection,
   readUsage,
   removeThinking,
   type CallUsage,
+  type Reflection,
   type SessionAnnouncement,
 } from "./aider-output";
 
@@ -36,9 +47,6 @@ export interface AiderSessionInput {
   over: boolean;
 }
 
-/** Why the model was called again without the user typing: Aider sent something back on its own. */
-type Reflection = "lint" | "test" | "edit" | "files";
-
 /** One model call: a reply, closed by its `Tokens:` line. */
 interface Call {
   line: number;
@@ -53,39 +61,11 @@ interface Call {
   failed: FailedBlock[];
 }
 
-const FAILED_BANNER = /^# \d+ SEARCH\/REPLACE blocks? failed to match!/;
-const NOT_CONFORMING = /^The LLM did not conform to the edit format\./;
-const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully/;
-const REPORT_END = /^(?:Only \d+ reflections? allowed|Tokens: |Commit [0-9a-f]{7,40} |Applied edit to |Committing )/;
-const OUTPUT_ADDED = /^Added \d+ lines? of output to the chat/;
-const REFLECTIONS_EXHAUSTED = /^Only \d+ reflections? allowed, stopping/;
-const KEYBOARD_INTERRUPT = /^\^C KeyboardInterrupt/;
-const SHELL_RUNNING = /^Running (.+)$/;
-const REFLECTION_MESSAGES: [RegExp, Reflection][] = [
-  [/^# Fix any errors below/, "lint"],
-  [FAILED_BANNER, "edit"],
-  [NOT_CONFORMING, "edit"],
-  [/^I ran this command:/, "test"],
-  [/^I added these files to the chat/, "files"],
-];
 /** First characters of the lines `readQuestionOrEnd` reads: `A`ttempt, `A`dd, `F`ix, `O`nly, `^`C. */
 const QUESTION_OR_END_STARTS = new Set([65, 70, 79, 94]);
 const PROMPT_COMMANDS = new Set(["ask", "code", "architect", "context"]);
 const EXIT_COMMANDS = new Set(["exit", "quit"]);
 const TRACKED_COMMANDS = new Set(["run", "test", "lint", "undo"]);
-
-/** The first characters of the lines `REPORT_END` matches: `O`nly, `T`okens, `C`ommit, `A`pplied. */
-const REPORT_END_STARTS = new Set([79, 84, 67, 65]);
-
-/** `REPORT_END.test(text)`, tried only on a line whose first character fits (a report quotes whole blocks of code). */
-function endsReport(text: string): boolean {
-  return REPORT_END_STARTS.has(text.charCodeAt(0)) && REPORT_END.test(text);
-}
-
-/** A line after a failed block's report: `# The other N blocks were applied`, or what ends any report. */
-function endsFailureReport(text: string): boolean {
-  return (text.startsWith("# ") && OTHERS_APPLIED.test(text)) || endsReport(text);
-}
 
 /** Maps one session; never throws. Events come out in time order, `run.started` first. */
 export function mapAiderSession(input: AiderSessionInput): ParseItem[] {
@@ -144,7 +124,7 @@ class AiderSession {
     this.settleCommand(false);
     this.finishCall();
     const text = lines.map((l) => l.text).join("\n").trim();
-    const reflection = REFLECTION_MESSAGES.find(([pattern]) => pattern.test(text))?.[1];
+    const reflection = readReflection(text);
     // Aider writes `<blank>` for an empty input: nothing was asked.
     if (text === "<blank>") return;
     if (reflection !== undefined) {
