@@ -1,5 +1,5 @@
 import type { ParseItem, SourceFormat } from "@/lib/domain/formats";
-import { parseSource, type SourceItem } from "@/lib/domain/formats";
+import { isJsonLinesFormat, parseSource, type SourceItem } from "@/lib/domain/formats";
 import { describeFsError, fingerprintReadFile, readChunks, statSource } from "./file-source";
 
 /** What to read of one file: decided against its stored ingest source (`planFileRead`). */
@@ -180,16 +180,13 @@ function sameLine(a: SourceItem, b: SourceItem): boolean {
   return lineOf(a) === lineOf(b) && a.endOffset === b.endOffset;
 }
 
-/** The formats read line by line, whose last line may be seen half-written (documents are parsed whole). */
-const LINE_FORMATS: ReadonlySet<string> = new Set(["protocol", "sdd-events", "workflow-events", "claude-code", "codex", "openhands"]);
-
 /**
  * Whether `line`, the items of the last line read, are of an unterminated last
  * line (it ends where the file did, which did not end with a newline) that is
  * not valid: most likely one a writer is still writing.
  */
 function isHalfWritten(line: SourceItem[], end: { offset: number; newline: boolean }, format: string | null): boolean {
-  return line.length > 0 && !end.newline && line[0].endOffset === end.offset && format !== null && LINE_FORMATS.has(format) &&
+  return line.length > 0 && !end.newline && line[0].endOffset === end.offset && format !== null && isJsonLinesFormat(format) &&
     line.some((item) => item.kind === "error");
 }
 

@@ -17,6 +17,7 @@ export type {
 } from "./types";
 export {
   createLineMapper,
+  isJsonLinesFormat,
   MAX_DOCUMENT_BYTES,
   parseProtocolLines,
   parseSource,

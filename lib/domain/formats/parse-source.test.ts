@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ParsedEvent } from "./types";
 import { FUZZ_SAMPLES } from "./fuzz-samples";
-import { parseProtocolLines, parseSource, UNSUPPORTED_FORMAT_MESSAGE, type ParseSourceOptions, type SourceItem } from "./parse-source";
+import { isJsonLinesFormat, parseProtocolLines, parseSource, UNSUPPORTED_FORMAT_MESSAGE, type ParseSourceOptions, type SourceItem } from "./parse-source";
 
 const FIXTURES = new URL("../../../fixtures/", import.meta.url);
 const FIXTURE_FORMATS: [string, string][] = [
@@ -296,5 +296,12 @@ describe("parseSource on names that are also Object.prototype members", () => {
       expect(retroItems.filter((i) => i.kind === "error")).toEqual([]);
       expect(eventsOf(retroItems).filter((e) => e.event.type === "node.started").map((e) => e.event.node)).toEqual([name, "coder"]);
     }
+  });
+});
+
+describe("isJsonLinesFormat", () => {
+  it("is true of the formats read a line at a time, false of documents and of what is no format", () => {
+    const all = ["protocol", "sdd-report", "sdd-events", "workflow-events", "claude-code", "codex", "openhands", "swe-agent", "mini-swe-agent", "aider", "otel-genai", "loopscope-export", "retrospectives", "json-document", "unknown", "binary"];
+    expect(all.filter(isJsonLinesFormat)).toEqual(["protocol", "sdd-events", "workflow-events", "claude-code", "codex", "openhands"]);
   });
 });

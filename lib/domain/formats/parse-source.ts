@@ -69,6 +69,14 @@ export const UNSUPPORTED_FORMAT_MESSAGE =
 
 /** Formats only ever read from a JSON document (a forced one is read as such; OpenHands has both forms). */
 const JSON_ONLY_FORMATS: ReadonlySet<string> = new Set(["swe-agent", "mini-swe-agent", "otel-genai", "loopscope-export"]);
+/** Markdown documents, read whole. */
+const MARKDOWN_FORMATS: ReadonlySet<string> = new Set(["sdd-report", "retrospectives", "aider"]);
+const isMarkdownFormat = (format: string): format is "sdd-report" | "retrospectives" | "aider" => MARKDOWN_FORMATS.has(format);
+
+/** Whether a source of this format is read as JSON lines, one at a time (its last line may be seen half-written), not as one document. */
+export function isJsonLinesFormat(format: string): boolean {
+  return format !== "json-document" && format !== "unknown" && format !== "binary" && !JSON_ONLY_FORMATS.has(format) && !isMarkdownFormat(format);
+}
 
 
 /**
@@ -120,7 +128,7 @@ export async function* parseSource(
       // A run export holds a whole run (100,000 events are some 50 MB): it gets a limit of its own.
       const documentOpts = format === "loopscope-export" ? { maxDocumentBytes: MAX_EXPORT_DOCUMENT_BYTES, ...opts } : opts;
       for (const item of listWholeJsonItems(await readDocument(head, rest, documentOpts), opts)) yield item;
-    } else if (format === "sdd-report" || format === "retrospectives" || format === "aider") {
+    } else if (isMarkdownFormat(format)) {
       for (const item of listDocumentItems(await readDocument(head, rest, opts), format, opts)) yield item;
     } else {
       // An OpenHands evaluation line is a whole instance: hundreds of kilobytes, often megabytes.
