@@ -176,14 +176,18 @@ export function createHashMemo(): HashMemo {
 function recallTextHash(memo: HashMemo, text: string, hashText: (text: string) => string): string {
   if (memo.text === text) return memo.hash;
   const hash = memo.previousText === text ? memo.previousHash : hashText(text);
-  if (memo.text !== null) {
-    memo.previousText = memo.text;
-    memo.previousHash = memo.hash;
-  }
+  keepLastTextAsPrevious(memo);
   memo.text = text;
   memo.hash = hash;
   memo.value = undefined;
   return hash;
+}
+
+/** Before the memo takes a new input: its last text, if it holds one, becomes the one before. */
+function keepLastTextAsPrevious(memo: HashMemo): void {
+  if (memo.text === null) return;
+  memo.previousText = memo.text;
+  memo.previousHash = memo.hash;
 }
 
 /**
@@ -208,10 +212,7 @@ export function getOutputHash(event: EventFields, memo?: HashMemo): string | nul
   if (memo === undefined) return sha256Hex(toCanonicalJson(structured));
   if (memo.value === undefined || !haveSameCanonicalJson(structured, memo.value)) {
     // The last text stays recallable as the one before.
-    if (memo.text !== null) {
-      memo.previousText = memo.text;
-      memo.previousHash = memo.hash;
-    }
+    keepLastTextAsPrevious(memo);
     memo.hash = sha256Hex(toCanonicalJson(structured));
     memo.value = structured;
     memo.text = null;
