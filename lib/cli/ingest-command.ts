@@ -7,7 +7,7 @@ import { watchFolders, type WatchOptions } from "@/lib/db/ingest/watch";
 import { getProjectDetectorConfig } from "@/lib/db/settings";
 import { parseArgs, UsageError } from "./args";
 import { ProgressBar, formatBytes } from "./progress";
-import { formatCount } from "@/lib/format/values";
+import { formatCount, formatCountOf } from "@/lib/format/values";
 
 export const INGEST_USAGE = `usage: loopscope ingest <file-or-folder>... [--quiet]
        loopscope ingest --watch <folder>... [--interval <ms>]
@@ -77,7 +77,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
     if (rejectedCount > 50) console.error(`  … and ${rejectedCount - 50} more (see the Ingest errors on the runs page)`);
   }
   if (unsupported.length > 0) {
-    console.error(`not read, in no supported format (${formatCount(unsupported.length)} file${unsupported.length === 1 ? "" : "s"}):`);
+    console.error(`not read, in no supported format (${formatCountOf(unsupported.length, "file")}):`);
     for (const path of unsupported.slice(0, 50)) console.error(`  ${path}`);
     if (unsupported.length > 50) console.error(`  … and ${unsupported.length - 50} more`);
     console.error(`  (${UNSUPPORTED_FORMAT_MESSAGE.replace(/^not a supported format \(expected /, "supported: ").replace(/\)$/, "")})`);
@@ -97,7 +97,7 @@ export async function runIngestCommand(argv: string[]): Promise<number> {
 export function describeWatch(verbose: () => boolean): Pick<WatchOptions, "onIngest" | "onRejected" | "onError"> {
   return {
     onIngest: (path, s) => {
-      if (verbose()) console.log(`${new Date().toISOString()} ${path}: +${s.eventsNew} event${s.eventsNew === 1 ? "" : "s"}${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
+      if (verbose()) console.log(`${new Date().toISOString()} ${path}: +${formatCountOf(s.eventsNew, "event")}${s.linesRejected ? `, ${s.linesRejected} rejected` : ""}`);
     },
     onRejected: (source, r) => console.error(`  ${source}${r.line !== null ? `:${r.line}` : ""}: ${r.message}`),
     onError: (source, error) => console.error(`  ${source}: not stored this time, will retry: ${error instanceof Error ? error.message : String(error)}`),
@@ -108,7 +108,7 @@ export function describeWatch(verbose: () => boolean): Pick<WatchOptions, "onIng
 export function formatSummary(s: IngestSummary, secs: number, bytes: number, filesUnsupported = 0): string {
   const rate = secs > 0 ? ` (${formatCount(s.eventsNew / secs)} events/s)` : "";
   const notRead = [
-    ...(filesUnsupported ? [`${formatCount(filesUnsupported)} file${filesUnsupported === 1 ? "" : "s"} in no supported format`] : []),
+    ...(filesUnsupported ? [`${formatCountOf(filesUnsupported, "file")} in no supported format`] : []),
     ...(s.pathsUnreadable ? [`${formatCount(s.pathsUnreadable)} unreadable files or folders`] : []),
   ];
   return [

@@ -1,6 +1,6 @@
 import { closeDb } from "@/lib/db/client";
 import { API_KEY_SCOPES, createApiKey, listApiKeys, parseApiKeyScope, revokeApiKey } from "@/lib/db/api-keys";
-import { parseDurationMs } from "@/lib/format/values";
+import { formatCountOf, parseDurationMs } from "@/lib/format/values";
 import { parseArgs, UsageError } from "./args";
 import { cliActor } from "./actor";
 
@@ -50,7 +50,7 @@ export async function runKeysCommand(argv: string[]): Promise<number> {
         console.error(`no active key with id or prefix ${arg}`);
         return 1;
       }
-      console.log(`revoked ${n} key${n === 1 ? "" : "s"}`);
+      console.log(`revoked ${formatCountOf(n, "key")}`);
       return 0;
     }
     throw new UsageError(sub ? `unknown keys command "${sub}"` : "keys needs a command");

@@ -7,7 +7,7 @@ import { watchFolders } from "@/lib/db/ingest/watch";
 import { getProjectDetectorConfig } from "@/lib/db/settings";
 import type { SqlDb } from "@/lib/db/sql";
 import { getPublicUrl } from "@/lib/auth/config";
-import { formatCount } from "@/lib/format/values";
+import { formatCountOf } from "@/lib/format/values";
 import { findAppBuild, startAppServer } from "./app-server";
 import { parseArgs, UsageError } from "./args";
 import { pickPort } from "./free-port";
@@ -129,7 +129,7 @@ async function watchProject(sql: SqlDb, paths: string[], intervalMs: number, sig
     onPass: (pass) => {
       if (pass !== 1) return;
       firstPass = false;
-      console.log(`loopscope: caught up: ${formatCount(totals.events)} new event${totals.events === 1 ? "" : "s"} from ${formatCount(totals.files)} changed file${totals.files === 1 ? "" : "s"}; watching for more`);
+      console.log(`loopscope: caught up: ${formatCountOf(totals.events, "new event")} from ${formatCountOf(totals.files, "changed file")}; watching for more`);
     },
   });
 }

@@ -6,3 +6,8 @@
 export function formatCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+
+/** `formatCount` with its noun, plural but for one: `"1 file"`, `"1,200 events"`. */
+export function formatCountOf(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${Math.round(n) === 1 ? "" : "s"}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatCost, formatCount, formatDuration, formatEventTime, formatInstant, formatTokens, humanize } from "./values";
+import { formatAge, formatCost, formatCount, formatCountOf, formatDuration, formatEventTime, formatInstant, formatTokens, humanize } from "./values";
 
 describe("value formatting", () => {
   it("formats durations at each scale", () => {
@@ -32,5 +32,6 @@ describe("value formatting", () => {
     expect(formatEventTime(null)).toBe("—");
     expect(formatCount(1_234_567)).toBe("1,234,567");
     expect(formatCount(999)).toBe("999");
+    expect([formatCountOf(1, "file"), formatCountOf(0, "file"), formatCountOf(1200, "new event")]).toEqual(["1 file", "0 files", "1,200 new events"]);
   });
 });

@@ -57,7 +57,7 @@ export function formatEventTime(ms: number | null | undefined): string {
   return new Date(ms).toISOString().slice(11, 23);
 }
 
-export { formatCount } from "@/lib/domain/numbers";
+export { formatCount, formatCountOf } from "@/lib/domain/numbers";
 
 const DURATION_UNIT_MS = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
 
