@@ -45,6 +45,12 @@ describe("detect over shared/real-traces", () => {
         run: "ae4a77f8-aedd-4bc1-888f-c94edc91af04", signal: "recurring_failure", haltReason: "repeated_error",
         source: "claude-code/spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl", line: 1419, record: null,
       },
+      // `python reproduce_issue.py` prints the same wrong altitude after each of three edits (messages[39], [43], [47]):
+      // the new module is never imported, as the agent finds out next.
+      {
+        run: "astropy__astropy-13398", signal: "unchanged_after_edits", haltReason: "stalled",
+        source: "mini-swe-agent/20251118_gemini-3-pro/trajs/astropy__astropy-13398/astropy__astropy-13398.traj.json", line: null, record: "messages[47]",
+      },
       // pylint run on README.md after every blank-line edit: the same syntax error, the same edit twice.
       { run: aider, signal: "recurring_failure", haltReason: "repeated_error", source: aiderFile, line: 419, record: null },
       { run: aider, signal: "unchanged_diff", haltReason: "stalled", source: aiderFile, line: 642, record: null },

@@ -39,6 +39,7 @@ export const DETECTOR_FIELD_GROUPS: readonly DetectorFieldGroup[] = [
       { key: "repeated_tool_call", label: "Repeated tool calls", help: "same node, tool, arguments (and result)", kind: "int" },
       { key: "repeated_tool_error", label: "Repeated tool errors", help: "failed calls in a row on a node with the same error, any tool or arguments (0: off)", kind: "int" },
       { key: "edit_undo", label: "Edits undone", help: "a file's edits reverted or inverted this many times (0: off)", kind: "int" },
+      { key: "unchanged_after_edits", label: "Check unchanged by edits", help: "passing runs in a row of the agent's check script with the same output, each after edits (0: off)", kind: "int" },
       { key: "edge_without_progress", label: "Edge traversals without progress", help: "A→B traversed more than this since B progressed", kind: "int" },
       { key: "edge_without_progress_verifier", label: "…into a verifier", help: "the same, for edges into a verifier", kind: "int" },
     ],

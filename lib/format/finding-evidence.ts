@@ -13,6 +13,7 @@ const LABELS: Record<string, string> = {
   completedWork: "Completed work",
   queries: "Repeated queries",
   files: "Files edited and undone",
+  command: "Check script",
   loopQueries: "Research queries in the loop",
   loopOutputHashes: "Outputs of the loop's turns",
   summaries: "Summaries",

@@ -28,6 +28,8 @@ export interface DetectorConfig {
   repeated_tool_error: number;
   /** A file's edits undone (reverted, or an inverse patch) this many times; 0 = off. */
   edit_undo: number;
+  /** Passing runs in a row of one check script (`checkScript: true`) with the same output, each after edits; 0 = off. */
+  unchanged_after_edits: number;
   edge_without_progress: number;
   edge_without_progress_verifier: number;
   maxAttempts: number;
@@ -59,6 +61,7 @@ export const DEFAULT_DETECTOR_CONFIG: Readonly<DetectorConfig> = Object.freeze({
   repeated_tool_call: 3,
   repeated_tool_error: 0,
   edit_undo: 0,
+  unchanged_after_edits: 0,
   edge_without_progress: 5,
   edge_without_progress_verifier: 3,
   maxAttempts: 3,
@@ -146,6 +149,7 @@ export const DETECTOR_CONFIG_RULES: Readonly<Record<DetectorConfigKey, FieldRule
   repeated_tool_call: COUNT,
   repeated_tool_error: COUNT,
   edit_undo: COUNT,
+  unchanged_after_edits: COUNT,
   edge_without_progress: COUNT,
   edge_without_progress_verifier: COUNT,
   maxAttempts: COUNT,

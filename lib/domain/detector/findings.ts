@@ -26,6 +26,7 @@ export type ProgressSignal =
   | "edit_undo"
   | "repeated_tool_call"
   | "repeated_tool_error"
+  | "unchanged_after_edits"
   | "edge_without_progress";
 
 export type FindingSignal = BudgetSignal | ProgressSignal | "task_attempts";
@@ -55,6 +56,8 @@ export interface FindingEvidence {
   queries?: string[];
   /** `edit_undo`: the files whose edits were undone. */
   files?: string[];
+  /** `unchanged_after_edits`: the check whose output the edits did not change. */
+  command?: string;
   /** Cycle budgets: the run's last research queries (repeats included). */
   loopQueries?: string[];
   /** Cycle budgets at an edge: the last outputs of the node the edge leaves. */
@@ -99,6 +102,7 @@ const SIGNAL_META: Record<Exclude<FindingSignal, "task_attempts">, [HaltReason, 
   edit_undo: ["oscillating", ["spawn_reviewer", "switch_to_interactive"]],
   repeated_tool_call: ["stalled", ["tighten_context_pack", "switch_to_interactive"]],
   repeated_tool_error: ["repeated_error", ["switch_to_interactive", "spawn_reviewer"]],
+  unchanged_after_edits: ["stalled", ["switch_to_interactive", "spawn_reviewer"]],
   edge_without_progress: ["stalled", ["switch_to_interactive", "tighten_context_pack"]],
 };
 
@@ -130,8 +134,9 @@ export const SIGNAL_RANK: Readonly<Record<FindingSignal, number>> = {
   edit_undo: 14,
   repeated_tool_call: 15,
   repeated_tool_error: 16,
-  edge_without_progress: 17,
-  task_attempts: 18,
+  unchanged_after_edits: 17,
+  edge_without_progress: 18,
+  task_attempts: 19,
 };
 
 /** Where a finding points: filled from the event it is made at (see `detector.md`, "Fields of a finding"). */

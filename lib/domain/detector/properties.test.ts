@@ -58,6 +58,11 @@ const body = (withDeltas: boolean): fc.Arbitrary<Record<string, unknown>> =>
       { type: fc.constant("verify.result"), node: opt(node), command: fc.constant("npm test"), passed: fc.constantFrom(false, false, false, true), failing: often(ids), stderr: opt(text) },
       { requiredKeys: ["type", "command", "passed"] },
     )),
+    // The agent's check script, passing with one of two outputs (`unchanged_after_edits`).
+    weighted(2, fc.record(
+      { type: fc.constant("verify.result"), node: opt(node), command: fc.constant("python reproduce_issue.py"), passed: fc.constant(true), checkScript: fc.constant(true), stderr: fc.constantFrom("wrong", "wrong", "right") },
+      { requiredKeys: ["type", "command", "passed", "checkScript", "stderr"] },
+    )),
     fc.record(
       { type: fc.constant("tool.called"), node: opt(node), tool: fc.constantFrom("read", "grep"), args: opt(fc.constantFrom({ p: 1, q: 2 }, { q: 2, p: 1 }, null)), outputHash: opt(hash) },
       { requiredKeys: ["type", "tool"] },
@@ -122,6 +127,7 @@ const config: fc.Arbitrary<Partial<DetectorConfig>> = fc.record(
     repeated_failure: fc.integer({ min: 1, max: 3 }),
     recurring_failure: fc.integer({ min: 0, max: 3 }),
     edit_undo: fc.integer({ min: 0, max: 2 }),
+    unchanged_after_edits: fc.integer({ min: 0, max: 3 }),
     failing_not_decreasing: fc.integer({ min: 1, max: 3 }),
     oscillation: fc.integer({ min: 2, max: 5 }),
     repeated_tool_call: fc.integer({ min: 1, max: 3 }),
@@ -153,7 +159,7 @@ function streamFindings(ordered: readonly LoopEvent[], settings: Partial<Detecto
 }
 
 const EXCEEDS = new Set(["maxCycleIterations", "maxTurnsPerNode", "maxSteps", "edge_without_progress"]);
-const IN_A_ROW = new Set(["identical_outputs", "unchanged_diff", "repeated_failure", "recurring_failure", "failing_not_decreasing", "oscillation", "repeated_tool_call", "repeated_tool_error"]);
+const IN_A_ROW = new Set(["identical_outputs", "unchanged_diff", "repeated_failure", "recurring_failure", "failing_not_decreasing", "oscillation", "repeated_tool_call", "repeated_tool_error", "unchanged_after_edits"]);
 const NODE_SCOPED = new Set(["identical_outputs", "repeated_tool_call", "repeated_tool_error", "maxTurnsPerNode", "turnTimeoutMs", "maxTokensPerTurn", "maxRuntimeMsPerNode"]);
 const CYCLE_SCOPED = new Set(["maxCycleIterations", "maxCycleRuntimeMs", "maxCycleCost"]);
 
@@ -228,7 +234,7 @@ describe("detector properties", () => {
         fc.tuple(
           fc.constantFrom("run.started", "graph.declared", "node.completed", "edge.traversed", "artifact.diff", "verify.result", "tool.called", "research.result", "task.attempt", "human.decision", "loop.halted", "run.completed", "x"),
           fc.dictionary(
-            fc.constantFrom("node", "output", "outputHash", "durationMs", "tokens", "costUsd", "from", "to", "patch", "diffHash", "passed", "failing", "stderr", "command", "tool", "args", "query", "resultsHash", "taskId", "blockers", "completedWork", "graph", "budgets", "budgetDelta", "terminalStatus"),
+            fc.constantFrom("node", "output", "outputHash", "durationMs", "tokens", "costUsd", "from", "to", "patch", "diffHash", "passed", "failing", "stderr", "checkScript", "command", "tool", "args", "query", "resultsHash", "taskId", "blockers", "completedWork", "graph", "budgets", "budgetDelta", "terminalStatus"),
             odd,
           ),
           fc.constantFrom("2026-08-04T12:00:00Z", "2026-08-04T12:00:00", "garbage", "2026-08-04T12:00:00+02"),

@@ -48,6 +48,7 @@ export function rearmSetting(state: RunState, key: DetectorConfigKey): void {
     case "repeated_failure":
     case "recurring_failure":
     case "edit_undo":
+    case "unchanged_after_edits":
     case "failing_not_decreasing":
       state.fired &= ~RUN_SCOPE[key];
       break;

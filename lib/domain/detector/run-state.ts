@@ -36,6 +36,7 @@ export const RUN_SCOPE = {
   edit_undo: 128,
   /** `repeated_tool_error` of calls without a node. */
   nodelessToolError: 256,
+  unchanged_after_edits: 512,
 } as const;
 
 /** Cycle-scoped signals, as bits of `Cycle.fired`. */
@@ -44,6 +45,16 @@ export const CYCLE_SCOPE = {
   maxCycleRuntimeMs: 2,
   maxCycleCost: 4,
 } as const;
+
+/** The last passing run of one check script, for `unchanged_after_edits`. */
+export interface CheckRun {
+  /** Its output's signature (`hashCommandFailure` of the command and output: the same masking as a failure's). */
+  output: string;
+  /** `RunState.edits` when it ran. */
+  editsAt: number;
+  /** Passing runs in a row with this output, each after edits (the first counts). */
+  run: number;
+}
 
 export class RunState {
   readonly graph = new DetectorGraph();
@@ -63,6 +74,10 @@ export class RunState {
   readonly undoneFiles = new Map<string, number>();
   /** Inverse-patch keys of earlier diffs, by the file they changed. */
   readonly inverseChanges = new Map<string, string>();
+  /** `artifact.diff`s so far: whether files were edited between two runs of a check. */
+  edits = 0;
+  /** Per check-script command, its last passing output and how often in a row it came back after edits (`unchanged_after_edits`). */
+  readonly checkRuns = new Map<string, CheckRun>();
   readonly nodelessTools = new ToolStreak();
   readonly seenOutputs = new Set<string>();
   readonly seenDiffs = new Set<string>();

@@ -3,7 +3,7 @@
  * `oscillating`) and the progress of nodes that `edge_without_progress`
  * measures against.
  */
-import { getDiffHash, getOutputHash, sha256Hex, summarizeFailure } from "../protocol/hashes";
+import { getDiffHash, getOutputHash, hashCommandFailure, sha256Hex, summarizeFailure } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { Finding, ProgressSignal } from "./findings";
 import { createSignalFinding } from "./findings";
@@ -67,6 +67,7 @@ export function recordOutput(state: RunState, event: LoopEvent, node: NodeRecord
  * `oscillation` (run-wide); a new diff hash is progress.
  */
 export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
+  state.edits++;
   recordUndo(state, event, node, out);
   const hash = getDiffHash(event, state.diffMemo);
   if (hash === null) return;
@@ -197,6 +198,7 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     node.lastVerifySignature = signature;
   }
   if (failure === null) {
+    recordCheckPass(state, event, node, out);
     // Clearing allocates a new table even when empty, and most runs never count recurrences.
     if (state.failuresSincePass.size > 0) state.failuresSincePass.clear();
     state.failureRun = 0;
@@ -235,6 +237,35 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     state.fired |= RUN_SCOPE.failing_not_decreasing;
     pushSignal(state, out, "failing_not_decreasing", event, node, null, notDecreasing, notDecreasing);
   }
+}
+
+/**
+ * `unchanged_after_edits` (0: off): the agent's own check script (extension
+ * field `checkScript: true`, set by transcript mappers for `python
+ * reproduce_issue.py` and the like) passing with the same output, masked as
+ * a failure's signature is, in runs that each follow an edit: the edits do
+ * not reach what the script shows (the wrong file, a module never imported).
+ * A run without an edit since the one before neither counts nor breaks the
+ * row. Test runners are left out: a refactoring's tests pass with the same
+ * output after every edit, and that is the point of them. A failing check
+ * that comes back is `recurring_failure`'s.
+ */
+function recordCheckPass(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
+  const limit = state.config.unchanged_after_edits;
+  if (limit <= 0 || event.checkScript !== true || typeof event.command !== "string") return;
+  const command = event.command;
+  const output = hashCommandFailure(command, typeof event.stderr === "string" ? event.stderr : undefined);
+  const last = state.checkRuns.get(command);
+  if (last === undefined || last.output !== output) {
+    state.checkRuns.set(command, { output, editsAt: state.edits, run: 1 });
+    return;
+  }
+  if (last.editsAt === state.edits) return;
+  last.editsAt = state.edits;
+  last.run++;
+  if (last.run < limit || (state.fired & RUN_SCOPE.unchanged_after_edits) !== 0) return;
+  state.fired |= RUN_SCOPE.unchanged_after_edits;
+  pushSignal(state, out, "unchanged_after_edits", event, node, null, limit, limit).evidence.command = command;
 }
 
 /**

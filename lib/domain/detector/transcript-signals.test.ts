@@ -137,3 +137,71 @@ describe("repeated_tool_error", () => {
     expect(summarize(detectBuilt(run, ERRORS))).toEqual(["repeated_tool_call@e3"]);
   });
 });
+
+describe("unchanged_after_edits", () => {
+  const CHECKS = { unchanged_after_edits: 3 };
+  const check = (run: ReturnType<typeof buildRun>, output: string, fields: Record<string, unknown> = {}) =>
+    run.verify(true, { command: "python reproduce_issue.py", exitCode: 0, stderr: output, checkScript: true, ...fields });
+  const edit = (run: ReturnType<typeof buildRun>, file = "transforms.py") => run.diff(null, { files: [file] });
+
+  it("fires when the agent's check script passes with the same output 3 times in a row, each run after edits", () => {
+    const run = buildRun();
+    check(run, "Alt: 86.3 deg\n");
+    edit(run);
+    check(run, "Alt: 86.3 deg\n");
+    edit(run, "__init__.py");
+    edit(run);
+    check(run, "Alt: 86.3 deg\n");
+    const findings = detectBuilt(run, CHECKS);
+    expect(summarize(findings)).toEqual(["unchanged_after_edits@e6"]);
+    expect(findings[0]).toMatchObject({ haltReason: "stalled", count: 3, limit: 3 });
+    expect(findings[0].evidence.command).toBe("python reproduce_issue.py");
+    // Off by default: the protocol's signals are the spec's.
+    expect(detectBuilt(run)).toEqual([]);
+  });
+
+  it("masks what changes with the clock, as a failure signature does", () => {
+    const run = buildRun();
+    for (const ms of [12, 340, 7]) {
+      edit(run);
+      check(run, `checked in ${ms}ms at 0x7f${ms}\n`);
+    }
+    expect(summarize(detectBuilt(run, CHECKS))).toEqual(["unchanged_after_edits@e6"]);
+  });
+
+  it("is broken by a changed output; a run without an edit since the last neither counts nor breaks the row", () => {
+    const run = buildRun();
+    check(run, "wrong\n");
+    edit(run);
+    check(run, "wrong\n");
+    check(run, "wrong\n");
+    edit(run);
+    check(run, "right\n");
+    edit(run);
+    check(run, "wrong\n");
+    edit(run);
+    check(run, "wrong\n");
+    expect(detectBuilt(run, CHECKS)).toEqual([]);
+    edit(run);
+    check(run, "wrong\n");
+    expect(summarize(detectBuilt(run, CHECKS))).toEqual(["unchanged_after_edits@e12"]);
+  });
+
+  it("leaves test runners alone: a refactoring's tests pass with the same output after every edit", () => {
+    const run = buildRun();
+    for (let i = 0; i < 5; i++) {
+      edit(run);
+      run.verify(true, { command: "pytest tests/", exitCode: 0, stderr: "5 passed in 0.31s\n" });
+    }
+    expect(detectBuilt(run, CHECKS)).toEqual([]);
+  });
+
+  it("leaves a failing check to the failure signals", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) {
+      edit(run);
+      run.verify(false, { command: "python reproduce_issue.py", exitCode: 1, stderr: "AssertionError\n", checkScript: true });
+    }
+    expect(summarize(detectBuilt(run, { ...CHECKS, recurring_failure: 3 }))).toEqual(["repeated_failure@e6", "recurring_failure@e6"]);
+  });
+});

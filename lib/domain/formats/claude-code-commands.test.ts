@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isVerifyCommand, isWithoutOutcome, maskToolOutput, readExitCode } from "./claude-code-commands";
+import { isVerifyCommand, isWithoutOutcome, maskToolOutput, readExitCode, runsOnlyCheckScripts } from "./claude-code-commands";
 import { buildEditDiff } from "./claude-code-tools";
 
 describe("isVerifyCommand", () => {
@@ -67,6 +67,17 @@ describe("isVerifyCommand", () => {
   ])("does not count %s", (command) => {
     expect(isVerifyCommand(command)).toBe(false);
   });
+});
+
+describe("runsOnlyCheckScripts", () => {
+  it.each(["python reproduce_issue.py", "cd /testbed && python3 verify_fix.py 2>&1 | head -20", "python test_walk.py; python check.py"])(
+    "counts %s (the agent's own scripts)",
+    (command) => expect(runsOnlyCheckScripts(command)).toBe(true),
+  );
+  it.each(["pytest tests/", "python reproduce_issue.py && pytest -x", "python tests/runtests.py", "git commit -m fix", "python fix_typo.py", ""])(
+    "does not count %s",
+    (command) => expect(runsOnlyCheckScripts(command)).toBe(false),
+  );
 });
 
 describe("reading Bash results", () => {

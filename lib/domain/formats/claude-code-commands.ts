@@ -49,8 +49,33 @@ export function isVerifyCommand(command: string): boolean {
   for (let from = 0; ; ) {
     const found = separators.exec(command);
     const end = found === null ? command.length : found.index;
-    if (keywords.occursIn(from, end) && isVerifyStep(new StepWords(command, from, end))) return true;
+    if (keywords.occursIn(from, end) && readVerifyStep(new StepWords(command, from, end)) !== null) return true;
     if (found === null) return false;
+    from = separators.lastIndex;
+  }
+}
+
+/**
+ * True when a verification command runs the agent's own check scripts and
+ * nothing else that verifies (no test runner, no commit): `python
+ * reproduce_issue.py`, `cd /testbed && python verify_fix.py`. Such a
+ * script's output is what the agent looks at to see its edits take effect.
+ *
+ * @example runsOnlyCheckScripts("python reproduce_issue.py 2>&1") // true
+ * @example runsOnlyCheckScripts("python reproduce_issue.py && pytest tests/") // false
+ */
+export function runsOnlyCheckScripts(command: string): boolean {
+  const keywords = new KeywordFinder(command);
+  let scripts = 0;
+  const separators = SEPARATORS;
+  separators.lastIndex = 0;
+  for (let from = 0; ; ) {
+    const found = separators.exec(command);
+    const end = found === null ? command.length : found.index;
+    const step = keywords.occursIn(from, end) ? readVerifyStep(new StepWords(command, from, end)) : null;
+    if (step === "runner") return false;
+    if (step === "script") scripts++;
+    if (found === null) return scripts > 0;
     from = separators.lastIndex;
   }
 }
@@ -118,34 +143,36 @@ class StepWords {
   }
 }
 
-function isVerifyStep(words: StepWords): boolean {
+/** What a step of a command verifies: a test runner or a commit (`runner`), the agent's check script (`script`), or nothing (`null`). */
+function readVerifyStep(words: StepWords): "runner" | "script" | null {
   let at = 0;
   for (;;) {
     const word = words.get(at);
-    if (word === undefined) return false;
+    if (word === undefined) return null;
     if (ENV_ASSIGNMENT.test(word) || LAUNCHERS.has(word)) at++;
     else if (TWO_WORD_LAUNCHER_HEADS.has(word) && TWO_WORD_LAUNCHERS.has(`${word} ${words.get(at + 1) ?? ""}`)) at += 2;
     else if (PYTHON.test(baseName(word)) && words.get(at + 1) === "-m") at += 2;
     else break;
   }
   const head = baseName(words.get(at) as string);
-  if (TEST_BINARIES.has(head)) return true;
-  if (PYTHON.test(head)) return isPythonTestScript(words, at + 1);
-  if (head === "make") return hasMakeTestTarget(words, at + 1);
-  if (!PACKAGE_MANAGERS.has(head) && head !== "git" && !SUBCOMMANDS.has(head)) return false;
+  if (TEST_BINARIES.has(head)) return "runner";
+  if (PYTHON.test(head)) return readPythonScript(words, at + 1);
+  if (head === "make") return hasMakeTestTarget(words, at + 1) ? "runner" : null;
+  if (!PACKAGE_MANAGERS.has(head) && head !== "git" && !SUBCOMMANDS.has(head)) return null;
   const next = words.get(at + 1);
+  let verifies: boolean;
   if (PACKAGE_MANAGERS.has(head) && next !== undefined) {
-    if (next === "test" || TEST_BINARIES.has(next)) return true;
-    return next === "run" && /^test(?::|$)/.test(words.get(at + 2) ?? "");
-  }
-  if (head === "git") return readGitSubcommand(words, at + 1) === "commit";
-  return next !== undefined && (SUBCOMMANDS.get(head)?.has(next) ?? false);
+    verifies = next === "test" || TEST_BINARIES.has(next) || (next === "run" && /^test(?::|$)/.test(words.get(at + 2) ?? ""));
+  } else if (head === "git") verifies = readGitSubcommand(words, at + 1) === "commit";
+  else verifies = next !== undefined && (SUBCOMMANDS.get(head)?.has(next) ?? false);
+  return verifies ? "runner" : null;
 }
 
-/** `python tests/runtests.py …` (Django's runner) or `python manage.py test …`. */
-function isPythonTestScript(words: StepWords, at: number): boolean {
+/** `python tests/runtests.py …` (Django's runner) and `python manage.py test …` run tests; `python reproduce_issue.py` a check script. */
+function readPythonScript(words: StepWords, at: number): "runner" | "script" | null {
   const script = baseName(words.get(at) ?? "");
-  return TEST_BINARIES.has(script) || CHECK_SCRIPT.test(script) || (script === "manage.py" && words.get(at + 1) === "test");
+  if (TEST_BINARIES.has(script) || (script === "manage.py" && words.get(at + 1) === "test")) return "runner";
+  return CHECK_SCRIPT.test(script) ? "script" : null;
 }
 
 /**

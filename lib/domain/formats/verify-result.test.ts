@@ -24,6 +24,12 @@ function verify(id: string, output: string, exitCode?: number): Record<string, u
 }
 
 describe("buildVerifyEvent", () => {
+  it("marks a run of the agent's own check script, not a test runner's", () => {
+    const run = (command: string) => buildVerifyEvent({ runId: "r", id: "1", ts: "2026-01-01T00:00:01Z", command, output: "Alt: 86.3 deg", exitCode: 0 });
+    expect(run("python reproduce_issue.py").checkScript).toBe(true);
+    expect(run("pytest tests/test_frames.py").checkScript).toBeUndefined();
+  });
+
   it("counts the failures the runner's summary states when its output names none of them", () => {
     const event = verify("1", MIX_TAIL);
     expect(event.passed).toBe(false);

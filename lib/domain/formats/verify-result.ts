@@ -5,7 +5,7 @@
  * runner's output, and a failure signature that does not change with the clock.
  */
 import { hashCommandFailure, normalizeLineEndings } from "../protocol/hashes";
-import { maskToolOutput } from "./claude-code-commands";
+import { maskToolOutput, runsOnlyCheckScripts } from "./claude-code-commands";
 import { parseTestOutput } from "./test-output";
 
 /** The most of an output kept as `stderr` (the failure signature reads its first 20 lines). */
@@ -39,7 +39,10 @@ export interface VerifyInput {
  * `| tail`); `failureSignature` (an extension field the detector prefers)
  * from the command and the output's first lines with timestamps, durations,
  * ids and addresses masked, so that five runs of one failing commit that
- * differ only in timings share one signature.
+ * differ only in timings share one signature; `checkScript: true` (an
+ * extension field) when the command runs only the agent's own check scripts
+ * (`python reproduce_issue.py`), whose unchanged output after edits is the
+ * detector's `unchanged_after_edits`.
  */
 export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
   const known = readKnownOutcome(input);
@@ -61,6 +64,7 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     ...(outcome !== null && outcome.failing.length > 0 && !passed ? { failing: outcome.failing } : {}),
     ...(outcome !== null && outcome.failed > outcome.failing.length && !passed ? { failingCount: outcome.failed } : {}),
     stderr,
+    ...(runsOnlyCheckScripts(input.command) ? { checkScript: true } : {}),
     ...input.extra,
   };
   if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(takeSignatureLines(stderr)));

@@ -57,6 +57,8 @@ export function explainFinding(f: FindingInput, labels: NodeLabels = NO_LABELS):
       return `${where} made the same tool call ${count} times in a row.`;
     case "repeated_tool_error":
       return `${where}'s tool calls failed with the same error ${count} times in a row, whatever was tried (limit ${limit}).`;
+    case "unchanged_after_edits":
+      return `The same check script gave the same output ${count} times in a row, each run after edits: the edits do not change what it shows (limit ${limit}).`;
     case "maxCycleIterations":
       return `Loop went round ${count} times; budget ${limit}.`;
     case "maxTurnsPerNode":
