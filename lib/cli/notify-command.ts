@@ -8,11 +8,12 @@ import { parseArgs, UsageError } from "./args";
 import { cliActor } from "./actor";
 
 export const NOTIFY_USAGE = `usage: loopscope notify add <name> --webhook <url> | --slack <url>
-                                      a channel, notified when a run halts and waits (prints a webhook's signing secret once)
+                                      a channel, notified when a run halts and waits or a live agent it cannot stop loops
+                                      (prints a webhook's signing secret once)
        loopscope notify list              channels, their rules and latest deliveries
        loopscope notify test <name>       send a sample notification now
        loopscope notify remove <name>
-       loopscope notify rule add <name> --event halted|still_waiting|halted_again|aborted_stuck
+       loopscope notify rule add <name> --event halted|still_waiting|halted_again|aborted_stuck|loop_found
                                       [--after <min>] [--every <min>] [--halt-reason r,…] [--profile p,…] [--format f,…]
        loopscope notify rule remove <rule-id>`;
 

@@ -4,7 +4,7 @@ import { getPrisma } from "./client";
 import { parseJsonColumn } from "./json-column";
 import { readWaitingHalt } from "./control";
 import { awaitsPersonSql } from "./awaits-person";
-import { canReceiveDecision } from "@/lib/domain/runs/run-status";
+import { canReceiveDecision, IDLE_AFTER_MS } from "@/lib/domain/runs/run-status";
 import { listNodeLabels } from "./node-labels";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import type { RunSummary } from "@/lib/domain/runs/run-accumulator";
@@ -12,7 +12,7 @@ import { explainFinding } from "@/lib/domain/graph/explain-finding";
 import { NO_LABELS } from "@/lib/domain/graph/node-labels";
 import { HALT_REASONS } from "@/lib/domain/protocol/types";
 import { RUN_FORMATS } from "@/lib/format/runs-query";
-import { dueReminder, loopIdentity, notificationKey, ruleMatches } from "@/lib/domain/notify/rules";
+import { dueReminder, isLiveLoop, loopIdentity, notificationKey, ruleMatches, unstoppableLoopHint } from "@/lib/domain/notify/rules";
 import { NOTIFY_EVENTS, type ChannelKind, type NotifyEvent, type NotifyFacts, type NotifyRuleSpec } from "@/lib/domain/notify/types";
 
 /**
@@ -61,7 +61,8 @@ function checkUrl(url: string): URL {
 }
 
 /**
- * Adds a channel with the default rule (notify when a run halts and waits).
+ * Adds a channel with the default rules: notify when a run halts and waits,
+ * and when a live agent session that Loopscope cannot stop loops.
  * Returns the webhook's signing secret: shown once, stored encrypted.
  */
 export async function createChannel(input: { name: string; kind: ChannelKind; url: string; createdBy: string | null }): Promise<{ channel: ChannelInfo; secret: string | null }> {
@@ -77,7 +78,7 @@ export async function createChannel(input: { name: string; kind: ChannelKind; ur
     data: {
       id, name, kind: input.kind, urlEnc: encryptSecret(u.toString()), urlHost: `${u.protocol}//${u.host}`,
       secretEnc: secret ? encryptSecret(secret) : null, createdAt: now, createdBy: input.createdBy,
-      rules: { create: [{ id: randomUUID(), event: "halted", createdAt: now }] },
+      rules: { create: [{ id: randomUUID(), event: "halted", createdAt: now }, { id: randomUUID(), event: "loop_found", createdAt: now + 1 }] },
     },
   });
   return { channel: (await findChannel(name))!, secret };
@@ -190,15 +191,18 @@ export function callsForNotification(s: Pick<RunSummary, "status" | "terminalSta
 /**
  * Writes the notifications a run's new state calls for, in the writer's
  * transaction: a halt that waits (rules `halted`, and `halted_again` when a
- * person already decided on a halt of the same loop), and an `aborted_stuck`
+ * person already decided on a halt of the same loop), a fresh loop in a
+ * transcript that nothing can stop (`loop_found`), and an `aborted_stuck`
  * ending. Idempotent: a key already in the outbox is skipped.
  */
-export async function enqueueRunNotifications(tx: SqlDb, s: RunSummary, rules: readonly NotifyRuleSpec[]): Promise<number> {
+export async function enqueueRunNotifications(tx: SqlDb, s: RunSummary, rules: readonly NotifyRuleSpec[], now = Date.now()): Promise<number> {
   if (!callsForNotification(s)) return 0;
   // A halted transcript that no runtime asks about waits for nobody: nothing to tell a person to decide.
-  const waiting = (s.status === "halted" || s.status === "paused") && (await decisionCanReach(tx, s));
+  const stored = s.status === "halted" || s.status === "paused" ? await readDecisionReach(tx, s) : null;
+  const waiting = stored !== null && stored.reachable;
   const ended = s.terminalStatus === "aborted_stuck";
   let n = 0;
+  if (s.status === "halted" && stored !== null && !stored.reachable) n += await enqueueLoopFound(tx, s, stored.format, rules, now);
   if (waiting) {
     const { halt, facts } = await readHaltFacts(tx, s, "halted");
     if (!halt) return 0;
@@ -221,10 +225,30 @@ export async function enqueueRunNotifications(tx: SqlDb, s: RunSummary, rules: r
   return n;
 }
 
-/** `canReceiveDecision` for the run being written: its stored format and whether a runtime asked about it. */
-async function decisionCanReach(tx: SqlDb, s: RunSummary): Promise<boolean> {
+/**
+ * `loop_found`: the detector halted a transcript that no runtime asks about
+ * (Claude Code without its hooks, an agent watched through its files), on a
+ * loop in events at most {@link IDLE_AFTER_MS} old, so the agent is likely
+ * still going round. Nobody can decide in Loopscope, so the message says what
+ * a person can do instead; an old session read from disk tells nobody.
+ */
+async function enqueueLoopFound(tx: SqlDb, s: RunSummary, format: string, rules: readonly NotifyRuleSpec[], now: number): Promise<number> {
+  if (!rules.some((r) => r.event === "loop_found")) return 0;
+  const { halt, facts } = await readHaltFacts(tx, s, "loop_found");
+  if (!halt || halt.kind !== "detector" || !isLiveLoop(halt.since, now, IDLE_AFTER_MS)) return 0;
+  const loop: NotifyFacts = { ...facts, format, waitingSince: null, explanation: `${facts.explanation} ${unstoppableLoopHint(format)}`.trim() };
+  let n = 0;
+  for (const rule of rules) {
+    if (ruleMatches(rule, "loop_found", loop) && (await enqueueNotification(tx, rule.channelId, rule.id, notificationKey(rule.id, s.runId, halt.key), loop))) n++;
+  }
+  return n;
+}
+
+/** The run's stored format, and whether a decision can reach it (`canReceiveDecision`: a runtime asked about it, or it is no transcript). */
+async function readDecisionReach(tx: SqlDb, s: RunSummary): Promise<{ format: string; reachable: boolean }> {
   const row = await tx.get<{ format: string; listenedAt: number | null }>(`SELECT "format","listenedAt" FROM "Run" WHERE "id" = ?`, [s.runId]);
-  return canReceiveDecision(row?.format ?? s.format, row?.listenedAt == null ? null : Number(row.listenedAt));
+  const format = row?.format ?? s.format;
+  return { format, reachable: canReceiveDecision(format, row?.listenedAt == null ? null : Number(row.listenedAt)) };
 }
 
 /** True when a person decided on an earlier halt of this run on the same loop. */

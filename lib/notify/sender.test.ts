@@ -62,7 +62,7 @@ describe.each(kinds)("notifications from the outbox (%s)", (kind) => {
   it("a halt writes one notification with the finding; it is sent once, signed, with a link to the run", async () => {
     const { channel, secret } = await createChannel({ name: `hooks-${kind}`, kind: "webhook", url: `${receiver.url}/hook`, createdBy: "ada" });
     expect(secret).toMatch(/^whsec_/);
-    expect(channel.rules.map((r) => r.event)).toEqual(["halted"]);
+    expect(channel.rules.map((r) => r.event)).toEqual(["halted", "loop_found"]);
     // No halt, no notification; the halt and its notification are stored together.
     await ingestLines(t.db, loopLines("n1", { rounds: 2 }));
     expect(await outbox("n1")).toEqual([]);
@@ -191,5 +191,28 @@ describe.each(kinds)("notifications from the outbox (%s)", (kind) => {
     await markListened(t.db, "cc1");
     await ingestLines(t.db, loopLines("cc1", { rounds: 1, from: 3, start: false, t0: Date.now() }));
     expect(await mine()).toEqual(["halted"]);
+  });
+
+  it("a loop in a live session nothing can stop says so, once, with how to stop it; an old session read from disk tells nobody", async () => {
+    const { channel } = await createChannel({ name: `live-${kind}`, kind: "webhook", url: `${receiver.url}/live`, createdBy: "ada" });
+    const sent = async (runId: string) => (await t.db.all<{ event: string }>(`SELECT "event" FROM "NotifyDelivery" WHERE "runId" = ? AND "channelId" = ?`, [runId, channel.id])).map((r) => r.event);
+    const asClaudeCode = async (runId: string, t0: number) => {
+      await ingestLines(t.db, loopLines(runId, { rounds: 1, t0 }));
+      await t.db.run(`UPDATE "Run" SET "format" = 'claude-code' WHERE "id" = ?`, [runId]);
+      await ingestLines(t.db, loopLines(runId, { rounds: 3, t0 }));
+      expect((await readRunControlState(t.db, runId))!.status).toBe("halted");
+    };
+    await asClaudeCode("old1", Date.UTC(2026, 0, 5));
+    expect(await sent("old1")).toEqual([]);
+    await asClaudeCode("live1", Date.now() - 5 * 60_000);
+    expect(await sent("live1")).toEqual(["loop_found"]);
+    // The next batch of the same halted session adds nothing.
+    await ingestLines(t.db, loopLines("live1", { rounds: 1, from: 3, start: false, t0: Date.now() - 60_000 }));
+    expect(await sent("live1")).toEqual(["loop_found"]);
+    await sendDueNotifications(t.db, opts());
+    const got = receiver.got.filter((r) => r.path === "/live").map((r) => JSON.parse(r.body));
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ event: "loop_found", runId: "live1", format: "claude-code", signal: "maxCycleIterations", waitingSince: null, waitedMinutes: null });
+    expect(got[0].explanation).toContain("npx loopscope hook install claude-code");
   });
 });

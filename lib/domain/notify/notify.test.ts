@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dueReminder, loopIdentity, notificationKey, retryDelayMs, ruleMatches } from "./rules";
+import { dueReminder, isLiveLoop, loopIdentity, notificationKey, retryDelayMs, ruleMatches, unstoppableLoopHint } from "./rules";
 import { headline, signWebhook, slackMessage, verifyWebhookSignature } from "./messages";
 import type { NotifyPayload, NotifyRuleSpec } from "./types";
 
@@ -12,6 +12,23 @@ const payload: NotifyPayload = {
   waitingSince: 0, haltKey: "detector:x", terminalStatus: null, url: "http://localhost:3000/runs/run-1", waitedMinutes: 3,
   idempotencyKey: "r1:run-1:detector:x", sentAt: "2026-11-24T00:00:00.000Z",
 };
+
+describe("loops Loopscope cannot stop", () => {
+  const MIN = 60_000;
+  it("are news while their events are fresh: not from an old session read from disk, nor without a time", () => {
+    const now = Date.UTC(2026, 10, 24, 12);
+    expect(isLiveLoop(now - 5 * MIN, now, 30 * MIN)).toBe(true);
+    expect(isLiveLoop(now - 31 * MIN, now, 30 * MIN)).toBe(false);
+    expect(isLiveLoop(now + 2 * MIN, now, 30 * MIN)).toBe(true);
+    expect(isLiveLoop(null, now, 30 * MIN)).toBe(false);
+  });
+
+  it("say what a person can do instead, and headline as such", () => {
+    expect(unstoppableLoopHint("claude-code")).toContain("npx loopscope hook install claude-code");
+    expect(unstoppableLoopHint("codex")).toBe("Loopscope cannot stop this agent: stop it where it runs.");
+    expect(headline({ ...payload, event: "loop_found", loop: null })).toBe("Agent loops, and Loopscope cannot stop it: Fix <b>it</b> — stalled (edge_without_progress)");
+  });
+});
 
 describe("notification rules", () => {
   it("match their event and filters", () => {

@@ -39,3 +39,20 @@ export function retryDelayMs(attempts: number, baseMs = 1000, maxMs = 10 * 60_00
 export function loopIdentity(h: { signal: string | null; cycleId: string | null; edge: string | null; node: string | null; haltReason: string | null }): string {
   return h.cycleId ? `cycle:${h.cycleId}` : `${h.signal ?? h.haltReason ?? ""}@${h.edge ?? h.node ?? "run"}`;
 }
+
+/**
+ * Whether a loop found in a transcript that nothing can stop (no runtime asks
+ * Loopscope about it) is news to a person: the finding's event is at most
+ * `freshMs` old, so the agent is likely still going. A folder of old sessions
+ * read from disk halts on old loops, and tells nobody.
+ */
+export function isLiveLoop(since: number | null, now: number, freshMs: number): boolean {
+  return since !== null && since <= now + freshMs && now - since <= freshMs;
+}
+
+/** What a person can do about a loop that Loopscope cannot stop, for the agent the run came from. */
+export function unstoppableLoopHint(format: string): string {
+  return format === "claude-code"
+    ? "Loopscope cannot stop this session: stop it in its terminal, or install the hooks (npx loopscope hook install claude-code) so that its next loop waits for you."
+    : "Loopscope cannot stop this agent: stop it where it runs.";
+}

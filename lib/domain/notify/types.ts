@@ -1,5 +1,5 @@
 /** What a notification can be about. */
-export const NOTIFY_EVENTS = ["halted", "still_waiting", "halted_again", "aborted_stuck"] as const;
+export const NOTIFY_EVENTS = ["halted", "still_waiting", "halted_again", "aborted_stuck", "loop_found"] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
 export const NOTIFY_EVENT_LABELS: Record<NotifyEvent, string> = {
@@ -7,6 +7,7 @@ export const NOTIFY_EVENT_LABELS: Record<NotifyEvent, string> = {
   still_waiting: "a run still waits after N minutes",
   halted_again: "a resumed run halts again on the same loop",
   aborted_stuck: "a run ends aborted_stuck",
+  loop_found: "a live agent session that Loopscope cannot stop loops",
 };
 
 export type ChannelKind = "webhook" | "slack";
