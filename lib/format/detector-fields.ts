@@ -33,7 +33,7 @@ export const DETECTOR_FIELD_GROUPS: readonly DetectorFieldGroup[] = [
       { key: "identical_outputs", label: "Identical outputs in a row", help: "same node, same output hash", kind: "int" },
       { key: "unchanged_diff", label: "Unchanged diffs in a row", help: "same diff hash, run-wide", kind: "int" },
       { key: "repeated_failure", label: "Repeated failures in a row", help: "same failure signature", kind: "int" },
-      { key: "recurring_failure", label: "Recurring failure", help: "same failure signature since the last pass, others between (0: off)", kind: "int" },
+      { key: "recurring_failure", label: "Recurring failure", help: "same failure signature since its command last passed, others between (0: off)", kind: "int" },
       { key: "failing_not_decreasing", label: "Failing count not decreasing", help: "failing results that do not beat the lowest count so far", kind: "int" },
       { key: "oscillation", label: "Oscillation length", help: "A,B,A,B… over this many outputs or diffs", kind: "int" },
       { key: "repeated_tool_call", label: "Repeated tool calls", help: "same node, tool, arguments (and result)", kind: "int" },

@@ -19,7 +19,7 @@ export interface DetectorConfig {
   identical_outputs: number;
   unchanged_diff: number;
   repeated_failure: number;
-  /** The same failure signature this many times since the last pass, other failures between allowed; 0 = off. */
+  /** The same failure signature this many times since its command last passed, other failures between allowed; 0 = off. */
   recurring_failure: number;
   failing_not_decreasing: number;
   oscillation: number;

@@ -68,7 +68,7 @@ export class RunState {
   lowestFailing = -1;
   notDecreasingRun = 0;
   /** Failures per signature since the last pass (`recurring_failure`). */
-  readonly failuresSincePass = new Map<string, number>();
+  readonly failuresSincePass = new Map<string, { count: number; command: string }>();
   /** Files edited since they were last undone, and how often each one's edits were undone (`edit_undo`). */
   readonly editedFiles = new Set<string>();
   readonly undoneFiles = new Map<string, number>();

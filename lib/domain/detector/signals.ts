@@ -199,8 +199,8 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
   }
   if (failure === null) {
     recordCheckPass(state, event, node, out);
-    // Clearing allocates a new table even when empty, and most runs never count recurrences.
-    if (state.failuresSincePass.size > 0) state.failuresSincePass.clear();
+    // Most runs never count recurrences: the table is only walked when it holds some.
+    if (state.failuresSincePass.size > 0) forgetFailuresOf(state.failuresSincePass, commandOf(event));
     state.failureRun = 0;
     state.lastFailure = null;
     // A pass resets the lowest failing count too: the next failure starts afresh.
@@ -217,8 +217,8 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
   }
   const recurring = config.recurring_failure;
   if (recurring > 0) {
-    const seen = (state.failuresSincePass.get(failure.signature) ?? 0) + 1;
-    state.failuresSincePass.set(failure.signature, seen);
+    const seen = (state.failuresSincePass.get(failure.signature)?.count ?? 0) + 1;
+    state.failuresSincePass.set(failure.signature, { count: seen, command: commandOf(event) });
     if (seen >= recurring && (state.fired & RUN_SCOPE.recurring_failure) === 0) {
       state.fired |= RUN_SCOPE.recurring_failure;
       pushSignal(state, out, "recurring_failure", event, node, null, recurring, recurring);
@@ -237,6 +237,20 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     state.fired |= RUN_SCOPE.failing_not_decreasing;
     pushSignal(state, out, "failing_not_decreasing", event, node, null, notDecreasing, notDecreasing);
   }
+}
+
+/** A `verify.result`'s command (`""` without one). */
+function commandOf(event: LoopEvent): string {
+  return typeof event.command === "string" ? event.command : "";
+}
+
+/**
+ * A pass ends the recurrences of the failures its own command made
+ * (`recurring_failure`): a check script that passes says nothing of the test
+ * suite that keeps failing the same way beside it.
+ */
+function forgetFailuresOf(failures: Map<string, { command: string }>, command: string): void {
+  for (const [signature, failure] of failures) if (failure.command === command) failures.delete(signature);
 }
 
 /**

@@ -33,6 +33,16 @@ describe("recurring_failure", () => {
     expect(detectBuilt(run)).toEqual([]);
   });
 
+  it("is reset only by a pass of the command that failed: a passing check script says nothing of the suite", () => {
+    const run = buildRun();
+    for (let i = 0; i < 3; i++) {
+      run.verify(false, { command: "pytest tests/", failureSignature: "test_frames" });
+      run.diff("+fix " + i);
+      run.verify(true, { command: "python reproduce_issue.py" });
+    }
+    expect(summarize(detectBuilt(run, ON))).toEqual(["recurring_failure@e7"]);
+  });
+
   it("does not fire on a converging fix-and-retest cycle (the failing tests change)", () => {
     const run = buildRun();
     run.verify(false, { failing: ["a", "b", "c"] });

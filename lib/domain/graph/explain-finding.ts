@@ -46,7 +46,7 @@ export function explainFinding(f: FindingInput, labels: NodeLabels = NO_LABELS):
     case "repeated_failure":
       return `The same failure ${count} times in a row (limit ${limit}).`;
     case "recurring_failure":
-      return `The same failure came back ${count} times since the last pass, with other attempts between (limit ${limit}).`;
+      return `The same failure came back ${count} times since its command last passed, with other attempts between (limit ${limit}).`;
     case "edit_undo":
       return `Edits were made and undone ${count} times (limit ${limit}).`;
     case "failing_not_decreasing":
