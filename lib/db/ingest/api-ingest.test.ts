@@ -177,7 +177,10 @@ describe.each(kinds)("API ingest into %s", (kind) => {
     // Outputs A, A then (late, earlier than both) A: three identical outputs in a row only once the late one is placed.
     await w.writeBatch(await parse([out(10, "same"), out(20, "same")].join("\n")), { sourceId: null, name: "api:test" }, emptyCounts());
     expect(await count(`SELECT COUNT(*) AS "n" FROM "Finding" WHERE "runId" = 'late'`)).toBe(0);
-    await w.writeBatch(await parse(out(5, "same")), { sourceId: null, name: "api:test" }, emptyCounts());
+    const lateCounts = emptyCounts();
+    await w.writeBatch(await parse(out(5, "same")), { sourceId: null, name: "api:test" }, lateCounts);
+    // The finding the re-evaluation made is new, and said so.
+    expect(lateCounts.findingsNew).toBe(1);
     const f = await t.db.get<{ signal: string; atEventId: string }>(`SELECT "signal","atEventId" FROM "Finding" WHERE "runId" = 'late'`);
     expect(f).toEqual({ signal: "identical_outputs", atEventId: "e20" });
     const at = await t.db.get<{ atTsMs: number | null }>(`SELECT "atTsMs" FROM "Finding" WHERE "runId" = 'late'`);

@@ -8,7 +8,7 @@ import { CHECKPOINT_EVERY, RunCheckpoints } from "@/lib/domain/runs/run-checkpoi
 import { insertEventRows } from "./event-rows";
 import { eventAt, isPackedBatch, packItems, type PackedBatch } from "./packed-batch";
 import type { LiveRun } from "./live-runs";
-import { insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
+import { findingKey, insertFindings, insertRuntimeHalts, rebuildAccumulator, writeRunState } from "./run-store";
 import { mergeFacts } from "./merge-facts";
 import { planBatch } from "./batch-plan";
 import { callsForNotification, enqueueRunNotifications, loadRules } from "../notify";
@@ -124,6 +124,8 @@ export class IngestWriter {
       /** The events applied, in order: where a finding's instant is looked up. */
       const applied: number[] = [];
       const fresh = new Map<string, ReturnType<RunAccumulator["findings"]>[number][]>();
+      /** Per run, the findings counted as new while its events were applied in order. */
+      const newByRun = new Map<string, number>();
       let cached: CachedRun | undefined;
       let runId = "";
       let isLive = false;
@@ -159,6 +161,7 @@ export class IngestWriter {
         const found = cached.acc.applyEvent(eventAt(batch, i), tsMs);
         const updated = cached.acc.updatedFindings();
         counts.findingsNew += found.length;
+        if (found.length > 0) newByRun.set(runId, (newByRun.get(runId) ?? 0) + found.length);
         if (found.length > 0 || updated.length > 0) {
           const list = fresh.get(runId) ?? [];
           list.push(...found, ...updated);
@@ -189,9 +192,15 @@ export class IngestWriter {
       }
       // A run rebuilt from its stored events (a late event, or a run another writer or other
       // settings had touched) gets its stored detector findings replaced by the rebuilt ones.
+      // What counts as new is what was not stored before: the findings counted while this batch's
+      // events were applied in order are replaced by the rebuilt ones.
       for (const runId of resync) {
+        const stored = await tx.all<{ key: string }>(`SELECT "key" FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
         await tx.run(`DELETE FROM "Finding" WHERE "runId" = ? AND "source" = 'detector'`, [runId]);
-        fresh.set(runId, [...this.cache.get(runId)!.acc.findings()]);
+        const rebuilt = [...this.cache.get(runId)!.acc.findings()];
+        const before = new Set(stored.map((r) => r.key));
+        counts.findingsNew += rebuilt.filter((f) => !before.has(findingKey(f))).length - (newByRun.get(runId) ?? 0);
+        fresh.set(runId, rebuilt);
       }
       const touched = new Set<string>([...formats.keys()]);
       // Read only when a run of this batch waits or ended stuck (not on every batch of a busy ingest),
