@@ -42,7 +42,7 @@ export default async function NotificationsPage() {
             </label>
             <label>URL <input name="url" type="url" required maxLength={2000} placeholder="https://hooks.example.com/loopscope" /></label>
           </AdminForm>
-          <p className="muted small">A new channel notifies when a run halts and waits; add rules below for reminders, repeated halts and stopped runs.</p>
+          <p className="muted small">A new channel notifies when a run halts and waits, and when a live agent session that Loopscope cannot stop loops; add rules below for reminders, repeated halts and stopped runs.</p>
         </div>
       </section>
       {channels.map((c) => (
