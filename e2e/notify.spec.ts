@@ -1,9 +1,13 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { AgentProcess } from "../lib/demo/agent/agent-process";
 import { verifyWebhookSignature } from "../lib/domain/notify/messages";
-import { apiKeyFor, contextAs } from "./support";
+import { apiKeyFor, contextAs, loopscopeCli } from "./support";
 
 /** A real HTTP receiver on 127.0.0.1, in the test process. */
 let server: Server;
@@ -112,5 +116,68 @@ test("the open dashboard counts waiting runs in the tab title and, after opt-in,
   await expect(page).toHaveTitle(new RegExp(`^\\(${before + 1}\\) Trends · Loopscope$`), { timeout: 15_000 });
   await expect.poll(() => page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications), { timeout: 10_000 })
     .toContain("Run waits for you: Desktop notification run");
+  await context.close();
+});
+
+/**
+ * A Claude Code session file as Claude Code writes it, its records minutes old:
+ * `git commit` refused three times by the same pre-commit failure.
+ */
+function writeLoopingSession(dir: string): { file: string; sessionId: string } {
+  const sessionId = randomUUID();
+  let t = Date.now() - 3 * 60_000;
+  let parent: string | null = null;
+  const lines: string[] = [];
+  const record = (type: string, fields: Record<string, unknown>) => {
+    const uuid = randomUUID();
+    lines.push(JSON.stringify({ parentUuid: parent, isSidechain: false, userType: "external", cwd: "/w/app", sessionId, version: "2.1.0", type, uuid, timestamp: new Date((t += 2000)).toISOString(), ...fields }));
+    parent = uuid;
+  };
+  record("user", { message: { role: "user", content: "Commit the invoice fix" } });
+  for (let i = 0; i < 3; i++) {
+    const command = "git commit -am 'Fix invoice due dates'";
+    record("assistant", { message: { id: `msg_${i}`, role: "assistant", model: "claude-test", content: [{ type: "tool_use", id: `toolu_${i}`, name: "Bash", input: { command } }], usage: { input_tokens: 10, output_tokens: 5 } } });
+    const failure = "Exit code 1\nruff....................................Failed\n- hook id: ruff\nsrc/invoice.py:12:1: F401 `os` imported but unused";
+    record("user", { message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: failure, is_error: true }] } });
+  }
+  const file = join(dir, `${sessionId}.jsonl`);
+  writeFileSync(file, lines.join("\n") + "\n");
+  return { file, sessionId };
+}
+
+test("a live Claude Code session without hooks that loops reaches the open dashboard's desktop, saying Loopscope cannot stop it", async ({ browser }) => {
+  const context = await contextAs(browser, test.info(), "viewer");
+  await context.grantPermissions(["notifications"]);
+  await context.addInitScript(() => {
+    const Real = window.Notification;
+    const seen: { title: string; body: string }[] = [];
+    (window as unknown as { __notifications: typeof seen }).__notifications = seen;
+    class Recorded extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        seen.push({ title, body: options?.body ?? "" });
+      }
+    }
+    Object.defineProperty(window, "Notification", { value: Recorded, configurable: true, writable: true });
+  });
+  const page = await context.newPage();
+  await page.goto("/trends");
+  await page.getByRole("button", { name: "Notify me when a run waits" }).click();
+  await expect(page.getByRole("button", { name: "🔔 on" })).toBeVisible();
+  // Let the page take its first answer (what was there when it opened) before the session loops.
+  await page.waitForResponse((r) => r.url().endsWith("/api/needs-you"));
+
+  const dir = mkdtempSync(join(tmpdir(), "loopscope-live-"));
+  try {
+    const { file } = writeLoopingSession(dir);
+    loopscopeCli(test.info(), ["ingest", "--quiet", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const recorded = () => page.evaluate(() => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
+  await expect.poll(async () => (await recorded()).map((n) => n.title), { timeout: 15_000 })
+    .toContain("Agent loops, and Loopscope cannot stop it: Commit the invoice fix");
+  const loop = (await recorded()).find((n) => n.title.startsWith("Agent loops"))!;
+  expect(loop.body).toContain("npx loopscope hook install claude-code");
   await context.close();
 });

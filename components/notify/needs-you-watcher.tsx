@@ -1,5 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
+import { unstoppableLoopHint } from "@/lib/domain/notify/rules";
+import { NOTIFY_HEADLINES } from "@/lib/domain/notify/types";
 
 interface WaitingRun {
   runId: string;
@@ -9,14 +11,29 @@ interface WaitingRun {
   key: string;
 }
 
+/** A loop found in a live session Loopscope cannot stop (`GET /api/needs-you`, `loops`). */
+interface LiveLoop extends WaitingRun {
+  format: string;
+}
+
 const POLL_MS = 4000;
 const OPT_IN = "loopscope.notify";
 
 /**
  * While the dashboard is open: the number of runs that wait for a person in
  * the tab's title ("(2) Runs · Loopscope"), and, once the person opts in, a
- * desktop notification (the Notification API) when a run starts waiting.
+ * desktop notification (the Notification API) when a run starts waiting, or
+ * when a live agent session that Loopscope cannot stop is found looping.
  */
+/** A desktop notification about a run; a click opens the run in this tab. */
+function notifyDesktop(r: WaitingRun, title: string, body: string): void {
+  const n = new Notification(title, { body, tag: `loopscope:${r.runId}:${r.key}` });
+  n.onclick = () => {
+    window.focus();
+    window.location.assign(`/runs/${encodeURIComponent(r.runId)}`);
+  };
+}
+
 export function NeedsYouWatcher() {
   const [permission, setPermission] = useState<NotificationPermission | "unsupported">("default");
   const [optedIn, setOptedIn] = useState(false);
@@ -37,21 +54,19 @@ export function NeedsYouWatcher() {
       try {
         const res = await fetch("/api/needs-you", { cache: "no-store" });
         if (!res.ok || stopped) return;
-        const body = (await res.json()) as { total: number; runs: WaitingRun[] };
+        const body = (await res.json()) as { total: number; runs: WaitingRun[]; loops?: LiveLoop[] };
         document.title = body.total > 0 ? `(${body.total}) ${base()}` : base();
-        const keys = new Set(body.runs.map((r) => `${r.runId}\u0000${r.key}`));
+        const loops = body.loops ?? [];
+        const keyOf = (r: WaitingRun) => `${r.runId}\u0000${r.key}`;
+        const keys = new Set([...body.runs, ...loops].map(keyOf));
         // The first answer is what already waited when the page opened: only later arrivals notify.
         if (seen.current && optedInRef.current && typeof Notification !== "undefined" && Notification.permission === "granted") {
+          const reason = (r: WaitingRun) => `${r.haltReason.replace(/_/g, " ")}${r.signal ? ` (${r.signal})` : ""}.`;
           for (const r of body.runs) {
-            if (seen.current.has(`${r.runId}\u0000${r.key}`)) continue;
-            const n = new Notification(`Run waits for you: ${r.title ?? r.runId}`, {
-              body: `${r.haltReason.replace(/_/g, " ")}${r.signal ? ` (${r.signal})` : ""}. Open it to decide.`,
-              tag: `loopscope:${r.runId}:${r.key}`,
-            });
-            n.onclick = () => {
-              window.focus();
-              window.location.assign(`/runs/${encodeURIComponent(r.runId)}`);
-            };
+            if (!seen.current.has(keyOf(r))) notifyDesktop(r, `${NOTIFY_HEADLINES.halted}: ${r.title ?? r.runId}`, `${reason(r)} Open it to decide.`);
+          }
+          for (const l of loops) {
+            if (!seen.current.has(keyOf(l))) notifyDesktop(l, `${NOTIFY_HEADLINES.loop_found}: ${l.title ?? l.runId}`, `${reason(l)} ${unstoppableLoopHint(l.format)}`);
           }
         }
         seen.current = keys;

@@ -14,6 +14,15 @@ export function awaitsPersonSql(t = ""): string {
   return `(${t}"status" IN (${WAITING}) AND (${t}"listenedAt" IS NOT NULL OR ${t}"format" NOT IN (${TRANSCRIPTS})))`;
 }
 
+/**
+ * A halted transcript that no runtime asks about (a decision cannot reach it:
+ * Claude Code without its hooks) and whose last event is at or after the
+ * bound parameter: a loop Loopscope found but cannot stop.
+ */
+export function unreachableHaltSql(t = ""): string {
+  return `(${t}"status" = 'halted' AND ${t}"listenedAt" IS NULL AND ${t}"format" IN (${TRANSCRIPTS}) AND ${t}"lastEventAt" >= ?)`;
+}
+
 /** A runtime polls while it waits: writing each poll down would be a write per tool call for a hook. */
 const LISTENED_RESOLUTION_MS = 60_000;
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testDatabaseKinds, type TestDatabase } from "./testing/test-databases";
 import { ingestLines, loopLines, readRun } from "./testing/decision-runs";
-import { listRunDecisions, listWaitingRuns, recordDecision, type DecisionInput } from "./decisions";
+import { listLiveLoops, listRunDecisions, listWaitingRuns, recordDecision, type DecisionInput } from "./decisions";
 import { readRunControlState } from "./control";
 import { markListened } from "./awaits-person";
 
@@ -61,6 +61,20 @@ describe.each(kinds)("decisions on waiting runs (%s)", (kind) => {
     expect(waiting.runs.map((r) => r.runId)).toEqual(["cc"]);
     expect(waiting.total).toBe(1);
     expect((await decide("cc", haltKey)).ok).toBe(true);
+  });
+
+  it("a loop in a live session nothing can stop is listed while fresh, and no longer once its runtime asks", async () => {
+    const now = Date.now();
+    await haltedRun("old", Date.UTC(2026, 0, 5));
+    await haltedRun("live", now - 5 * 60_000);
+    await haltedRun("proto", now - 5 * 60_000);
+    for (const id of ["old", "live"]) await t.db.run(`UPDATE "Run" SET "format" = 'claude-code' WHERE "id" = ?`, [id]);
+    expect((await listLiveLoops(t.db, now)).map((l) => [l.runId, l.format, l.halt.signal])).toEqual([["live", "claude-code", "maxCycleIterations"]]);
+    // Half an hour on, it is no longer news; and once its hook asks, its halt waits for a person instead.
+    expect(await listLiveLoops(t.db, now + 40 * 60_000)).toEqual([]);
+    await markListened(t.db, "live");
+    expect(await listLiveLoops(t.db, now)).toEqual([]);
+    expect((await listWaitingRuns(t.db)).runs.map((r) => r.runId).sort()).toEqual(["live", "proto"]);
   });
 
   it("a runtime that keeps asking is written down at most once a minute", async () => {

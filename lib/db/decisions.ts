@@ -8,8 +8,9 @@ import { DECISION_COLUMNS, notifyDecision, readWaitingHalt, toControlDecision, t
 import { IngestWriter, emptyCounts } from "./ingest/writer";
 import { toParseItem } from "@/lib/domain/formats/parsed-event";
 import type { ParseItem } from "@/lib/domain/formats/types";
-import { canReceiveDecision, isWaitingForPerson } from "@/lib/domain/runs/run-status";
-import { awaitsPersonSql } from "./awaits-person";
+import { canReceiveDecision, IDLE_AFTER_MS, isWaitingForPerson } from "@/lib/domain/runs/run-status";
+import { isLiveLoop } from "@/lib/domain/notify/rules";
+import { awaitsPersonSql, unreachableHaltSql } from "./awaits-person";
 import type { BudgetDelta, ControlDecision, DecisionAction } from "@/lib/client/types";
 import { ENDING_DECISION_ACTIONS } from "@/lib/client/types";
 
@@ -169,6 +170,37 @@ export interface WaitingRun {
   loopLimit: number | null;
   /** The run's node labels, to name the halt's node or edge. */
   nodeLabels: NodeLabels;
+}
+
+/** A loop found in a live agent session that Loopscope cannot stop. */
+export interface LiveLoop {
+  runId: string;
+  title: string | null;
+  format: string;
+  halt: WaitingHalt;
+}
+
+/**
+ * Loops found in live sessions that no runtime asks Loopscope about (Claude
+ * Code without its hooks, an agent followed through its files), the latest
+ * first: the detector halted them on events at most {@link IDLE_AFTER_MS} old,
+ * so the agent is likely still going round, and only a person at its terminal
+ * can stop it. What the open dashboard tells the desktop about, beside the
+ * runs that wait (`notify` tells the channels through `loop_found`).
+ */
+export async function listLiveLoops(db: SqlDb, now = Date.now(), limit = 8): Promise<LiveLoop[]> {
+  const rows = await db.all<{ id: string; title: string | null; ticketId: string | null; format: string }>(
+    `SELECT "id","title","ticketId","format" FROM "Run" WHERE ${unreachableHaltSql()} ORDER BY "lastEventAt" DESC, "id" DESC LIMIT ?`,
+    [now - IDLE_AFTER_MS, limit],
+  );
+  const loops: LiveLoop[] = [];
+  for (const r of rows) {
+    const halt = await readWaitingHalt(db, r.id, "halted");
+    if (halt && halt.kind === "detector" && isLiveLoop(halt.since, now, IDLE_AFTER_MS)) {
+      loops.push({ runId: r.id, title: r.title ?? r.ticketId, format: r.format, halt });
+    }
+  }
+  return loops;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { NotifyEvent, NotifyPayload } from "./types";
+import { NOTIFY_HEADLINES, type NotifyPayload } from "./types";
 
 /**
  * The signature header of a webhook delivery:
@@ -24,17 +24,9 @@ export function verifyWebhookSignature(secret: string, body: string, header: str
 
 const humanize = (s: string) => s.replace(/_/g, " ");
 
-const HEADLINE_WORDS: Record<NotifyEvent, string> = {
-  halted: "Run waits for you",
-  still_waiting: "Run still waits",
-  halted_again: "Run halted again",
-  aborted_stuck: "Run stopped as aborted, stuck",
-  loop_found: "Agent loops, and Loopscope cannot stop it",
-};
-
 /** The headline of a notification: "Run waits: <title> — stalled (edge_without_progress), Loop 7/8". */
 export function headline(p: NotifyPayload): string {
-  const what = HEADLINE_WORDS[p.event];
+  const what = NOTIFY_HEADLINES[p.event];
   const reason = p.haltReason ? ` — ${humanize(p.haltReason)}${p.signal ? ` (${p.signal})` : ""}` : "";
   return `${p.test ? "[test] " : ""}${what}: ${p.title ?? p.runId}${reason}${p.loop ? `, ${p.loop}` : ""}`;
 }

@@ -10,6 +10,15 @@ export const NOTIFY_EVENT_LABELS: Record<NotifyEvent, string> = {
   loop_found: "a live agent session that Loopscope cannot stop loops",
 };
 
+/** The first words of a notification's headline, per event (webhooks, Slack, the desktop). */
+export const NOTIFY_HEADLINES: Record<NotifyEvent, string> = {
+  halted: "Run waits for you",
+  still_waiting: "Run still waits",
+  halted_again: "Run halted again",
+  aborted_stuck: "Run stopped as aborted, stuck",
+  loop_found: "Agent loops, and Loopscope cannot stop it",
+};
+
 export type ChannelKind = "webhook" | "slack";
 
 export interface NotifyRuleSpec {
