@@ -28,6 +28,9 @@ describe("buildVerifyEvent", () => {
     const run = (command: string) => buildVerifyEvent({ runId: "r", id: "1", ts: "2026-01-01T00:00:01Z", command, output: "Alt: 86.3 deg", exitCode: 0 });
     expect(run("python reproduce_issue.py").checkScript).toBe(true);
     expect(run("pytest tests/test_frames.py").checkScript).toBeUndefined();
+    // A script that runs unittest is a test run: its passing output is meant to stay the same.
+    const unittest = buildVerifyEvent({ runId: "r", id: "2", ts: "2026-01-01T00:00:02Z", command: "python test_dates.py", output: "....\n----------------------------------------------------------------------\nRan 4 tests in 0.002s\n\nOK\n", exitCode: 0 });
+    expect(unittest.checkScript).toBeUndefined();
   });
 
   it("counts the failures the runner's summary states when its output names none of them", () => {

@@ -6,7 +6,7 @@
  */
 import { hashCommandFailure, normalizeLineEndings } from "../protocol/hashes";
 import { maskToolOutput, runsOnlyCheckScripts } from "./claude-code-commands";
-import { parseTestOutput } from "./test-output";
+import { parseTestOutput, type TestOutcome } from "./test-output";
 
 /** The most of an output kept as `stderr` (the failure signature reads its first 20 lines). */
 export const MAX_VERIFY_OUTPUT_CHARS = 64 * 1024;
@@ -41,7 +41,7 @@ export interface VerifyInput {
  * ids and addresses masked, so that five runs of one failing commit that
  * differ only in timings share one signature; `checkScript: true` (an
  * extension field) when the command runs only the agent's own check scripts
- * (`python reproduce_issue.py`), whose unchanged output after edits is the
+ * (`python reproduce_issue.py`) and printed no test runner's report, whose unchanged output after edits is the
  * detector's `unchanged_after_edits`.
  */
 export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
@@ -64,11 +64,23 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     ...(outcome !== null && outcome.failing.length > 0 && !passed ? { failing: outcome.failing } : {}),
     ...(outcome !== null && outcome.failed > outcome.failing.length && !passed ? { failingCount: outcome.failed } : {}),
     stderr,
-    ...(runsOnlyCheckScripts(input.command) ? { checkScript: true } : {}),
+    ...(isCheckScriptRun(input, known, outcome) ? { checkScript: true } : {}),
     ...input.extra,
   };
   if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(takeSignatureLines(stderr)));
   return event;
+}
+
+/**
+ * Whether the command runs only the agent's own check scripts, and what they
+ * printed is no test runner's report: `python test_dates.py` ending in
+ * `unittest.main()` is a test run, whose passing output is meant to stay the
+ * same while the code is refactored.
+ */
+function isCheckScriptRun(input: VerifyInput, known: boolean | undefined, outcome: TestOutcome | null): boolean {
+  if (!runsOnlyCheckScripts(input.command)) return false;
+  // A passing run's output was not read for its outcome: it is read now, for this command only.
+  return (known === true ? parseTestOutput(input.output) : outcome) === null;
 }
 
 /** Whether the run passed as its exit code, else the format's failure flag, says; undefined when neither says. */
