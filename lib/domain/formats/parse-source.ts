@@ -283,7 +283,8 @@ async function readDocument(
 
 /** The document `parts` hold, `size` bytes in all: see `readDocument`. */
 function decodeDocument(parts: Uint8Array[], size: number, opts: ParseSourceOptions): ReadDocument {
-  const bytes = concatBytes(parts);
+  // Only read here, before returning: nothing made from `bytes` keeps it (the text is a copy).
+  const bytes = joinInScratch(parts, size);
   // Clean text, the usual case, is decoded once; only a document that is not is read line by line. (A NUL
   // byte decodes to U+0000 and nothing else does: the text is searched, far faster than the bytes.)
   let text = decodeStrict(bytes);
@@ -293,6 +294,28 @@ function decodeDocument(parts: Uint8Array[], size: number, opts: ParseSourceOpti
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (problems.length > 0) text = text.replaceAll("\u0000", "\ufffd");
   return { text, endOffset: (opts.startOffset ?? 0) + size, problems };
+}
+
+/** Documents up to this size are joined in the one reused buffer (`joinInScratch`); it is never larger. */
+const SCRATCH_MAX_BYTES = 4 << 20;
+let scratch = new Uint8Array(0);
+
+/**
+ * The parts as one array, for a caller that is done with it before it next
+ * awaits: a document of several chunks is copied into a buffer kept from one
+ * document to the next. A new array per document cost a fifth as much as
+ * parsing it: its memory is freed only when the garbage collector gets round
+ * to the array, so each one is fresh pages that the system has to zero.
+ */
+function joinInScratch(parts: Uint8Array[], size: number): Uint8Array {
+  if (parts.length === 1 || size > SCRATCH_MAX_BYTES) return concatBytes(parts);
+  if (scratch.length < size) scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(size, scratch.length * 2)));
+  let at = 0;
+  for (const part of parts) {
+    scratch.set(part, at);
+    at += part.length;
+  }
+  return scratch.subarray(0, size);
 }
 
 /** The bytes as text (a leading byte-order mark dropped, as the lenient decoder does), or undefined when not valid UTF-8. */
