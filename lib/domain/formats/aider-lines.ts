@@ -25,7 +25,7 @@ export interface SourceLine {
 export interface SourceText {
   text: string;
   /** `starts[n - 1]` is the offset of line n; null when line endings were changed (`\r\n`). */
-  starts: Int32Array | null;
+  starts: readonly number[] | null;
 }
 
 /**
@@ -44,7 +44,7 @@ export function joinLines(source: SourceText, lines: readonly SourceLine[], from
 }
 
 /** Whether `joinLines` takes these lines as one slice of the document (copying nothing). */
-export function isSlice(source: SourceText, lines: readonly SourceLine[], from = 0, to = lines.length): source is SourceText & { starts: Int32Array } {
+export function isSlice(source: SourceText, lines: readonly SourceLine[], from = 0, to = lines.length): source is SourceText & { starts: readonly number[] } {
   return source.starts !== null && to > from && lines[to - 1].line - lines[from].line === to - 1 - from;
 }
 
@@ -143,56 +143,75 @@ interface ReplyState {
 
 /**
  * Groups the lines of one session (header excluded; `lines[from]` to before
- * `lines[to]`) into blocks, in order.
+ * `lines[to]`) into blocks, in order (see `SessionGrouper`).
+ */
+export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: boolean, from = 0, to = lines.length): AiderBlock[] {
+  const grouper = new SessionGrouper(lineBreakMarks);
+  for (let at = from; at < to; at++) grouper.add(lines[at].line, lines[at].text);
+  return grouper.finish();
+}
+
+/**
+ * The blocks of one session, read line by line as the document is read.
  * Consecutive `####` lines are one user message; `>` lines (and the
  * unprefixed lines Aider writes right after one, such as the second line of a
  * multi-line message) are console output; blank lines end a user message and
  * belong to a reply only inside it. No reply comes before the first user
  * message: text there continues the announcement above it.
+ *
+ * Lines come one at a time, so that the document is read in one pass with no
+ * array of all its lines: a line is kept (as a `SourceLine`) only where a
+ * block holds it.
  */
-export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: boolean, from = 0, to = lines.length): AiderBlock[] {
-  const blocks: AiderBlock[] = [];
-  const reply: ReplyState = { fence: null, inBlock: false };
-  let previous: "user" | "tool" | "blank" | "assistant" = "blank";
-  let seenUser = false;
-  let last: AiderBlock | undefined;
-  for (let at = from; at < to; at++) {
-    const source = lines[at];
-    const text = source.text;
+export class SessionGrouper {
+  private readonly blocks: AiderBlock[] = [];
+  private readonly reply: ReplyState = { fence: null, inBlock: false };
+  private previous: "user" | "tool" | "blank" | "assistant" = "blank";
+  private seenUser = false;
+  private last: AiderBlock | undefined;
+
+  /** `lineBreakMarks`: the document kept Aider's markdown line breaks (see the module's comment). */
+  constructor(private readonly lineBreakMarks: boolean) {}
+
+  /** Reads line `line` of the document, whose text (no line ending) is `text`. */
+  add(line: number, text: string): void {
+    const last = this.last;
     const first = text.charCodeAt(0);
-    if (first === 35 && isUserLine(text) && (!lineBreakMarks || text.endsWith("  "))) {
-      if (last?.kind === "user" && previous === "user") last.lines.push({ line: source.line, text: readUserText(text) });
-      else blocks.push((last = { kind: "user", line: source.line, lines: [{ line: source.line, text: readUserText(text) }] }));
-      previous = "user";
-      seenUser = true;
-    } else if (first === 62 && isToolLine(text) && (!isProtectedReply(last, reply) || (lineBreakMarks && text.endsWith("  ")) || TOKENS_LINE.test(text))) {
-      const entry = { line: source.line, text: readToolText(text), raw: text };
+    if (first === 35 && isUserLine(text) && (!this.lineBreakMarks || text.endsWith("  "))) {
+      if (last?.kind === "user" && this.previous === "user") last.lines.push({ line, text: readUserText(text) });
+      else this.blocks.push((this.last = { kind: "user", line, lines: [{ line, text: readUserText(text) }] }));
+      this.previous = "user";
+      this.seenUser = true;
+    } else if (first === 62 && isToolLine(text) && (!isProtectedReply(last, this.reply) || (this.lineBreakMarks && text.endsWith("  ")) || TOKENS_LINE.test(text))) {
+      const entry = { line, text: readToolText(text), raw: text };
       if (last?.kind === "tool") last.entries.push(entry);
-      else blocks.push((last = { kind: "tool", line: source.line, entries: [entry] }));
-      previous = "tool";
+      else this.blocks.push((this.last = { kind: "tool", line, entries: [entry] }));
+      this.previous = "tool";
     } else if (isBlank(text)) {
-      if (last?.kind === "assistant") last.lines.push(source);
-      previous = "blank";
-    } else if (last?.kind === "tool" && (previous === "tool" || !seenUser)) {
+      if (last?.kind === "assistant") last.lines.push({ line, text });
+      this.previous = "blank";
+    } else if (last?.kind === "tool" && (this.previous === "tool" || !this.seenUser)) {
       // Before the first prompt no model has answered: the text continues an announcement (a multi-line --message).
       const entry = last.entries[last.entries.length - 1];
       entry.text += `\n${text.trimEnd()}`;
       entry.raw += `\n${text}`;
-    } else if (!seenUser) {
-      continue;
-    } else {
-      if (last?.kind === "assistant") last.lines.push(source);
+    } else if (this.seenUser) {
+      if (last?.kind === "assistant") last.lines.push({ line, text });
       else {
-        blocks.push((last = { kind: "assistant", line: source.line, lines: [source] }));
-        reply.fence = null;
-        reply.inBlock = false;
+        this.blocks.push((this.last = { kind: "assistant", line, lines: [{ line, text }] }));
+        this.reply.fence = null;
+        this.reply.inBlock = false;
       }
-      trackReply(reply, text);
-      previous = "assistant";
+      trackReply(this.reply, text);
+      this.previous = "assistant";
     }
   }
-  for (const block of blocks) if (block.kind === "assistant") trimTrailingBlanks(block.lines);
-  return blocks;
+
+  /** The session's blocks, once its last line was read. */
+  finish(): AiderBlock[] {
+    for (const block of this.blocks) if (block.kind === "assistant") trimTrailingBlanks(block.lines);
+    return this.blocks;
+  }
 }
 
 /** Inside a reply's open fence or SEARCH/REPLACE block, where a `>` line may be the reply's own. */

@@ -7,7 +7,7 @@ import type { ParseItem } from "./types";
 import type { DocumentSource } from "./document-format";
 import { MAX_ID_LENGTH } from "./protocol";
 import { parseIsoTimestamp } from "./timestamp";
-import { groupSessionLines, isBlank, isMarkedUserLine, type SourceLine, type SourceText } from "./aider-lines";
+import { isBlank, isMarkedUserLine, SessionGrouper, type SourceLine, type SourceText } from "./aider-lines";
 import { mapAiderSession } from "./aider-session";
 
 /**
@@ -47,58 +47,132 @@ const HEADING_OPENING = "# aider chat started at ";
  * @example parseAiderHistory({ text: readFileSync(path, "utf8"), sourceKey: basename(path) })
  */
 export function parseAiderHistory(source: DocumentSource): ParseItem[] {
-  const { lines, document } = splitSourceLines(source.text);
-  const { headers, firstText, lineBreakMarks } = scanDocument(lines);
-  const items: ParseItem[] = [];
-  if (firstText !== undefined && (headers.length === 0 || firstText.line < headers[0].line)) {
-    items.push({ kind: "error", line: firstText.line, message: 'text before the first session header "# aider chat started at <YYYY-MM-DD HH:MM:SS>" is not in a session' });
-  }
-  const seen = new Map<string, number>();
-  headers.forEach((header, index) => {
-    const started = AIDER_HEADING.exec(header.text)?.[1] ?? "";
-    const startMs = parseIsoTimestamp(started);
-    if (Number.isNaN(startMs)) {
-      items.push({ kind: "error", line: header.line, message: `session header time must be a date and time (got ${JSON.stringify(started)})` });
-      return;
-    }
-    const count = (seen.get(started) ?? 0) + 1;
-    seen.set(started, count);
-    const next = headers[index + 1];
-    // Line n sits at index n - 1: the session's body runs from after its header to before the next one.
-    const blocks = groupSessionLines(lines, lineBreakMarks, header.line, next === undefined ? lines.length : next.line - 1);
-    items.push(...mapAiderSession({ runId: formatRunId(source.sourceKey, started, count), header, startMs, blocks, source: document, over: next !== undefined }));
-  });
-  return items;
+  return new HistoryReader(source).read();
 }
 
-/** What the whole document must be read for before any session is mapped. */
-interface DocumentScan {
-  /** The session header lines, in order. */
-  headers: SourceLine[];
-  /** The first line that is not blank. */
-  firstText: SourceLine | undefined;
-  /** Some user line ends with Aider's markdown line break: the file kept its trailing spaces (see `groupSessionLines`). */
-  lineBreakMarks: boolean;
+/** A session whose header was read, and whose lines are being grouped. */
+interface OpenSession {
+  runId: string;
+  header: SourceLine;
+  startMs: number;
+  grouper: SessionGrouper;
 }
 
 /**
- * The headers, the first text and whether Aider's line breaks were kept, in
- * one pass: only a line that starts with `#` can be a header or a user line,
- * and a regular expression call per line of the history costs more than the
- * rest of the line's reading.
+ * Reads the history in one pass over its text, line by line (`indexOf`, no
+ * `split`: an array of every line, and an object per line, cost more than the
+ * rest of the reading), mapping each session when the next header, or the
+ * end, closes it.
  */
-function scanDocument(lines: readonly SourceLine[]): DocumentScan {
-  const headers: SourceLine[] = [];
-  let firstText: SourceLine | undefined;
-  let lineBreakMarks = false;
-  for (const line of lines) {
-    const text = line.text;
-    if (firstText === undefined && !isBlank(text)) firstText = line;
-    if (text.charCodeAt(0) !== 35) continue;
-    if (text.startsWith(HEADING_OPENING) && AIDER_HEADING.test(text)) headers.push(line);
-    else if (!lineBreakMarks && isMarkedUserLine(text)) lineBreakMarks = true;
+class HistoryReader {
+  private readonly text: string;
+  private readonly document: SourceText;
+  /** Some user line ends with Aider's markdown line break: the file kept its trailing spaces (see `SessionGrouper`). */
+  private readonly lineBreakMarks: boolean;
+  private readonly items: ParseItem[] = [];
+  private readonly seen = new Map<string, number>();
+  private session: OpenSession | undefined;
+  private firstText: SourceLine | undefined;
+  private headerSeen = false;
+
+  constructor(private readonly source: DocumentSource) {
+    const text = source.text;
+    this.text = text;
+    // Line offsets let a reply be a slice of the text; with `\r\n` endings removed, its lines are not one.
+    this.document = { text, starts: text.includes("\r") ? null : [] };
+    this.lineBreakMarks = hasMarkedUserLine(text, this.document.starts === null);
   }
-  return { headers, firstText, lineBreakMarks };
+
+  read(): ParseItem[] {
+    const text = this.text;
+    const starts = this.document.starts as number[] | null;
+    const crlf = starts === null;
+    let line = 0;
+    for (let start = 0; ; ) {
+      const found = text.indexOf("\n", start);
+      const end = found === -1 ? text.length : found;
+      line++;
+      const lineText = crlf && end > start && text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+      if (starts !== null) starts.push(start);
+      this.readLine(line, lineText);
+      if (found === -1) break;
+      start = found + 1;
+    }
+    this.closeSession(false);
+    if (!this.headerSeen) this.reportTextBeforeHeader();
+    return this.items;
+  }
+
+  /**
+   * One line: a session header closes the open session and opens the next;
+   * another line goes to the open session, if any (a session whose header
+   * has no date, and text before the first header, are not mapped).
+   */
+  private readLine(line: number, text: string): void {
+    // Only a line that starts with `#` can be a header, and a regular expression call per line costs more than the rest of its reading.
+    if (text.charCodeAt(0) === 35 && text.startsWith(HEADING_OPENING) && AIDER_HEADING.test(text)) {
+      this.openSession({ line, text });
+      return;
+    }
+    if (!this.headerSeen && this.firstText === undefined && !isBlank(text)) this.firstText = { line, text };
+    this.session?.grouper.add(line, text);
+  }
+
+  private openSession(header: SourceLine): void {
+    this.closeSession(true);
+    if (!this.headerSeen) {
+      this.headerSeen = true;
+      this.reportTextBeforeHeader();
+    }
+    this.session = undefined;
+    const started = AIDER_HEADING.exec(header.text)?.[1] ?? "";
+    const startMs = parseIsoTimestamp(started);
+    if (Number.isNaN(startMs)) {
+      this.items.push({ kind: "error", line: header.line, message: `session header time must be a date and time (got ${JSON.stringify(started)})` });
+      return;
+    }
+    const count = (this.seen.get(started) ?? 0) + 1;
+    this.seen.set(started, count);
+    this.session = { runId: formatRunId(this.source.sourceKey, started, count), header, startMs, grouper: new SessionGrouper(this.lineBreakMarks) };
+  }
+
+  /** Maps the open session; `over`: another session follows in the file. */
+  private closeSession(over: boolean): void {
+    const session = this.session;
+    if (session === undefined) return;
+    this.session = undefined;
+    const { runId, header, startMs } = session;
+    const blocks = session.grouper.finish();
+    for (const item of mapAiderSession({ runId, header, startMs, blocks, source: this.document, over })) this.items.push(item);
+  }
+
+  /** The error for text before the first header (or in a file with none), once the first header or the end is read. */
+  private reportTextBeforeHeader(): void {
+    const first = this.firstText;
+    if (first === undefined) return;
+    this.items.push({ kind: "error", line: first.line, message: 'text before the first session header "# aider chat started at <YYYY-MM-DD HH:MM:SS>" is not in a session' });
+  }
+}
+
+/**
+ * Whether some user line (`####`) ends with Aider's markdown line break (two
+ * spaces): found from the `####` runs of the text, without reading its lines.
+ * `crlf`: line endings are `\r\n` (the `\r` is no part of a line's text).
+ */
+function hasMarkedUserLine(text: string, crlf: boolean): boolean {
+  let at = text.indexOf("####");
+  while (at !== -1) {
+    const found = text.indexOf("\n", at);
+    if (at === 0 || text.charCodeAt(at - 1) === 10) {
+      let end = found === -1 ? text.length : found;
+      if (crlf && end > at && text.charCodeAt(end - 1) === 13) end--;
+      if (isMarkedUserLine(text.slice(at, end))) return true;
+    }
+    // The next line that may be a user line starts after this one.
+    if (found === -1) return false;
+    at = text.indexOf("####", found + 1);
+  }
+  return false;
 }
 
 /** The run id of a session: the source's name, its start time and, from the second session started in that second, `#n`. */
@@ -106,23 +180,4 @@ function formatRunId(sourceKey: string, started: string, count: number): string 
   const suffix = `:${started.replace(" ", "T")}${count > 1 ? `#${count}` : ""}`;
   const key = sourceKey.length + suffix.length > MAX_ID_LENGTH ? sourceKey.slice(sourceKey.length + suffix.length - MAX_ID_LENGTH) : sourceKey;
   return `${key}${suffix}`;
-}
-
-/**
- * The document's lines, numbered from 1, line endings (`\n`, `\r\n`) removed,
- * and, when no `\r` was removed, where each starts in the text.
- */
-function splitSourceLines(text: string): { lines: SourceLine[]; document: SourceText } {
-  const parts = text.split("\n");
-  const crlf = text.includes("\r");
-  const lines: SourceLine[] = new Array(parts.length);
-  const starts = crlf ? null : new Int32Array(parts.length);
-  let start = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const line = parts[i];
-    lines[i] = { line: i + 1, text: crlf && line.endsWith("\r") ? line.slice(0, -1) : line };
-    if (starts !== null) starts[i] = start;
-    start += line.length + 1;
-  }
-  return { lines, document: { text, starts } };
 }
