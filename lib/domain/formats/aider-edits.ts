@@ -3,7 +3,7 @@
  * quotes back the ones that failed to match (`shared/real-traces/aider/FORMAT.md`),
  * and the unified diff text a block stands for.
  */
-import { isDividerMarker, isReplaceMarker, isSearchMarker, joinLines, trimBlankEnds, UNSLICED, type SourceLine, type SourceText } from "./aider-lines";
+import { isDividerMarker, isReplaceMarker, isSearchMarker, joinEntryRaws, joinEntryTexts, joinLines, UNSLICED, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
 
 /** One SEARCH/REPLACE block of a reply. */
 export interface EditBlock {
@@ -157,48 +157,56 @@ const FAILED_BLOCK = /^## (\w+): This SEARCH block failed to exactly match lines
 
 /**
  * Splits the text after a `# N SEARCH/REPLACE blocks failed to match!` banner
- * into the reports of the blocks it names. `entries` are the console lines
- * after the banner, up to the end of the report.
+ * into the reports of the blocks it names. `entries[from]` to before
+ * `entries[to]` are the console lines after the banner, up to the end of the
+ * report; `source`: the document they are from, when known (see `joinEntryRaws`).
  */
-export function listFailedBlocks(entries: readonly { line: number; text: string; raw: string }[]): FailedBlock[] {
+export function listFailedBlocks(entries: readonly ToolEntry[], source: SourceText = UNSLICED, from = 0, to = entries.length): FailedBlock[] {
   const failed: FailedBlock[] = [];
   let current: OpenFailedBlock | undefined;
-  for (const entry of entries) {
+  for (let at = from; at < to; at++) {
+    const text = entries[at].text;
     // Only a `## ` line can start a block's report.
-    const match = entry.text.startsWith("## ") ? FAILED_BLOCK.exec(entry.text) : null;
-    if (match !== null) {
-      closeFailedBlock(failed, current);
-      current = { line: entry.line, path: match[2], texts: [], raws: [] };
-    }
-    current?.texts.push(entry.text);
-    current?.raws.push(entry.raw);
+    const match = text.startsWith("## ") ? FAILED_BLOCK.exec(text) : null;
+    if (match === null) continue;
+    closeFailedBlock(failed, current, entries, at, source);
+    current = { at, path: match[2] };
   }
-  closeFailedBlock(failed, current);
+  closeFailedBlock(failed, current, entries, to, source);
   return failed;
 }
 
-/** A failed block's report being read: its `## …` line, and the lines from there so far. */
+/** A failed block's report being read: the index of its `## …` entry, and the file it names. */
 interface OpenFailedBlock {
-  line: number;
+  at: number;
   path: string;
-  texts: string[];
-  raws: string[];
 }
 
-/** Adds the report being read, if any, to `failed`. */
-function closeFailedBlock(failed: FailedBlock[], current: OpenFailedBlock | undefined): void {
+/** Adds the report being read, if any, to `failed`: its entries up to before `end`. */
+function closeFailedBlock(failed: FailedBlock[], current: OpenFailedBlock | undefined, entries: readonly ToolEntry[], end: number, source: SourceText): void {
   if (current === undefined) return;
-  const { search, replace } = readQuotedBlock(current.texts);
-  const text = trimBlankEnds(current.texts).join("\n");
-  failed.push({ line: current.line, path: current.path, search, replace, text, raw: trimBlankEnds(current.raws).join("\n") });
+  const { search, replace } = readQuotedBlock(entries, current.at, end);
+  const text = joinEntryTexts(entries, current.at, end, true);
+  failed.push({ line: entries[current.at].line, path: current.path, search, replace, text, raw: joinEntryRaws(source, entries, current.at, end, true) });
 }
 
-function readQuotedBlock(texts: readonly string[]): { search: string[]; replace: string[] } {
-  const start = texts.findIndex(isSearchMarker);
-  const divider = start === -1 ? -1 : texts.findIndex((t, i) => i > start && isDividerMarker(t));
-  const end = divider === -1 ? -1 : texts.findIndex((t, i) => i > divider && isReplaceMarker(t));
-  if (end === -1) return { search: [], replace: [] };
-  return { search: texts.slice(start + 1, divider), replace: texts.slice(divider + 1, end) };
+/** The SEARCH and REPLACE texts of the block quoted in `entries[from]` to before `entries[to]`; empty when it is not whole. */
+function readQuotedBlock(entries: readonly ToolEntry[], from: number, to: number): { search: string[]; replace: string[] } {
+  let start = from;
+  while (start < to && !isSearchMarker(entries[start].text)) start++;
+  let divider = start + 1;
+  while (divider < to && !isDividerMarker(entries[divider].text)) divider++;
+  let end = divider + 1;
+  while (end < to && !isReplaceMarker(entries[end].text)) end++;
+  if (end >= to) return { search: [], replace: [] };
+  return { search: readEntryTexts(entries, start + 1, divider), replace: readEntryTexts(entries, divider + 1, end) };
+}
+
+/** The texts of `entries[from]` to before `entries[to]`. */
+function readEntryTexts(entries: readonly ToolEntry[], from: number, to: number): string[] {
+  const texts: string[] = [];
+  for (let at = from; at < to; at++) texts.push(entries[at].text);
+  return texts;
 }
 
 /** True when a reported failure is this block: same file, same SEARCH text (trailing spaces aside). */

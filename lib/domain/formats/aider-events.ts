@@ -14,7 +14,7 @@ import { MAIN_NODE } from "./agent-budgets";
 import { parseTestOutput } from "./test-output";
 import { buildVerifyEvent } from "./verify-result";
 import { formatEditPatch, isSameBlock, isSamePath, type EditBlock, type FailedBlock } from "./aider-edits";
-import type { ToolEntry } from "./aider-lines";
+import { joinEntryTexts, type ToolEntry } from "./aider-lines";
 import { APPLIED, listLintRuns, TEST_QUESTION } from "./aider-output";
 
 /** Where an event comes from: its line in the file and the text there. */
@@ -224,7 +224,7 @@ export interface UserCommand {
  * `verify.result`. `replyFollows`: the model answered without the user typing.
  */
 export function emitUserCommand(sink: EventSink, command: UserCommand, replyFollows: boolean): void {
-  const output = command.entries.map((e) => e.text).join("\n");
+  const output = joinEntryTexts(command.entries);
   const outcome = readUserCommandOutcome(command, output, replyFollows);
   if (outcome === null) return;
   const args = { command: command.typed };

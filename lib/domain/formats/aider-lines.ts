@@ -48,6 +48,55 @@ export function isSlice(source: SourceText, lines: readonly SourceLine[], from =
   return source.starts !== null && to > from && lines[to - 1].line - lines[from].line === to - 1 - from;
 }
 
+/**
+ * The texts of `entries[from]` to before `entries[to]` joined by `\n`;
+ * `trimBlank`: without the blank ones at either end.
+ * Read from the entries in place, without an array of their texts.
+ */
+export function joinEntryTexts(entries: readonly ToolEntry[], from = 0, to = entries.length, trimBlank = false): string {
+  let start = from;
+  let end = to;
+  if (trimBlank) {
+    while (start < end && isBlank(entries[start].text)) start++;
+    while (end > start && isBlank(entries[end - 1].text)) end--;
+  }
+  let joined = "";
+  for (let at = start; at < end; at++) joined += at === start ? entries[at].text : `\n${entries[at].text}`;
+  return joined;
+}
+
+/**
+ * The raws of `entries[from]` to before `entries[to]` joined by `\n`
+ * (`trimBlank`: without the blank ones at either end). Console output is
+ * consecutive lines of the document, and its raws joined are the document's
+ * own text between them: a slice of it, which copies nothing (as `joinLines`).
+ */
+export function joinEntryRaws(source: SourceText, entries: readonly ToolEntry[], from = 0, to = entries.length, trimBlank = false): string {
+  let start = from;
+  let end = to;
+  if (trimBlank) {
+    while (start < end && isBlank(entries[start].raw)) start++;
+    while (end > start && isBlank(entries[end - 1].raw)) end--;
+  }
+  if (start >= end) return "";
+  const starts = source.starts;
+  if (starts !== null) {
+    // An entry's raw is its lines as written, but for a blank line left out before a continuation (in an
+    // announcement): each entry must end right where the next starts, and the last one, when it continues on
+    // other lines, must be the document's text there.
+    let at = start;
+    while (at < end - 1 && starts[entries[at + 1].line - 1] === starts[entries[at].line - 1] + entries[at].raw.length + 1) at++;
+    const last = entries[end - 1];
+    const lastStart = starts[last.line - 1];
+    if (at === end - 1 && (!last.raw.includes("\n") || source.text.startsWith(last.raw, lastStart))) {
+      return source.text.slice(starts[entries[start].line - 1], lastStart + last.raw.length);
+    }
+  }
+  let joined = "";
+  for (let at = start; at < end; at++) joined += at === start ? entries[at].raw : `\n${entries[at].raw}`;
+  return joined;
+}
+
 /** A document whose line offsets are not known: `joinLines` joins. */
 export const UNSLICED: SourceText = { text: "", starts: null };
 
@@ -252,13 +301,4 @@ function readToolText(text: string): string {
 
 function trimTrailingBlanks(lines: SourceLine[]): void {
   while (lines.length > 0 && isBlank(lines[lines.length - 1].text)) lines.pop();
-}
-
-/** The lines without the blank ones at either end. */
-export function trimBlankEnds(lines: readonly string[]): string[] {
-  let start = 0;
-  let end = lines.length;
-  while (start < end && isBlank(lines[start])) start++;
-  while (end > start && isBlank(lines[end - 1])) end--;
-  return lines.slice(start, end);
 }

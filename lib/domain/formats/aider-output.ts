@@ -5,7 +5,7 @@
  * announcement lines (`shared/real-traces/aider/FORMAT.md`); and
  * the reasoning block a reply may open with.
  */
-import { trimBlankEnds, type SourceLine, type ToolEntry } from "./aider-lines";
+import { joinEntryRaws, joinEntryTexts, UNSLICED, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
 
 /** Token counts of one model call as Aider reports them. */
 export interface CallUsage {
@@ -99,9 +99,10 @@ export interface LintRun {
 
 /**
  * The lint runs in a run of console entries. Aider prints a report only when
- * the linter found errors, so every run listed here failed.
+ * the linter found errors, so every run listed here failed. `source`: the
+ * document the entries are from, when known (see `joinEntryRaws`).
  */
-export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
+export function listLintRuns(entries: readonly ToolEntry[], source: SourceText = UNSLICED): LintRun[] {
   const runs: LintRun[] = [];
   // Most console output holds no lint report: what comes before the first `## Running:` line belongs to none.
   let first = 0;
@@ -111,34 +112,30 @@ export function listLintRuns(entries: readonly ToolEntry[]): LintRun[] {
     const entry = entries[at];
     const running = entry.text.startsWith("## Running: ") ? LINT_RUNNING.exec(entry.text) : null;
     if (running !== null) {
-      closeLintRun(runs, current);
-      current = { line: entry.line, command: running[1].trim(), texts: [], raws: [entry.raw] };
+      closeLintRun(runs, current, entries, at, source);
+      current = { at, command: running[1].trim() };
       continue;
     }
     if (mayEndLintRun(entry.text) && (FIX_ERRORS_HEADING.test(entry.text) || LINT_QUESTION.test(entry.text) || AFTER_LINT.test(entry.text))) {
-      closeLintRun(runs, current);
+      closeLintRun(runs, current, entries, at, source);
       current = undefined;
-      continue;
     }
-    current?.texts.push(entry.text);
-    current?.raws.push(entry.raw);
   }
-  closeLintRun(runs, current);
+  closeLintRun(runs, current, entries, entries.length, source);
   return runs;
 }
 
-/** A lint report being read: its `## Running:` line, and the lines after it so far. */
+/** A lint report being read: the index of its `## Running:` entry, and the command run. */
 interface OpenLintRun {
-  line: number;
+  at: number;
   command: string;
-  texts: string[];
-  raws: string[];
 }
 
-/** Adds the report being read, if any, to `runs`. */
-function closeLintRun(runs: LintRun[], current: OpenLintRun | undefined): void {
+/** Adds the report being read, if any, to `runs`: the entries after its `## Running:` line up to before `end`. */
+function closeLintRun(runs: LintRun[], current: OpenLintRun | undefined, entries: readonly ToolEntry[], end: number, source: SourceText): void {
   if (current === undefined) return;
-  runs.push({ line: current.line, command: current.command, output: trimBlankEnds(current.texts).join("\n"), raw: trimBlankEnds(current.raws).join("\n") });
+  const line = entries[current.at].line;
+  runs.push({ line, command: current.command, output: joinEntryTexts(entries, current.at + 1, end, true), raw: joinEntryRaws(source, entries, current.at, end, true) });
 }
 
 /** The first characters the patterns that end a lint report start with: `# A F O C T Y`. */

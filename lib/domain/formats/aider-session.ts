@@ -6,7 +6,7 @@
 import type { ParseItem } from "./types";
 import { cutTitle } from "./claude-code-records";
 import { MAIN_NODE, SESSION_BUDGETS } from "./agent-budgets";
-import { isSlice, joinLines, type AiderBlock, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
+import { isSlice, joinEntryRaws, joinEntryTexts, joinLines, type AiderBlock, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
 import { listEditBlocks, listFailedBlocks, type EditBlock, type FailedBlock } from "./aider-edits";
 import { emitCommand, emitEditOutcomes, emitFailedEdit, emitUserCommand, EventSink, SessionClock, type UserCommand } from "./aider-events";
 import {
@@ -164,7 +164,7 @@ class AiderSession {
   private readOutput(entries: ToolEntry[], afterUser: boolean): void {
     if (afterUser && this.command !== undefined) this.command.entries.push(...entries);
     for (let at = 0; at < entries.length; at++) at = this.readOutputLine(entries, at, afterUser);
-    for (const run of listLintRuns(entries)) {
+    for (const run of listLintRuns(entries, this.input.source)) {
       const verify = { command: run.command, failed: true };
       emitCommand(this.sink, { line: run.line, tool: "lint", args: { command: run.command }, ok: false, output: run.output, raw: run.raw, sourceType: "lint", verify });
     }
@@ -233,7 +233,7 @@ class AiderSession {
   private readFailureReport(entries: ToolEntry[], at: number): number {
     let end = at + 1;
     while (end < entries.length && !endsFailureReport(entries[end].text)) end++;
-    const failed = listFailedBlocks(entries.slice(at + 1, end));
+    const failed = listFailedBlocks(entries, this.input.source, at + 1, end);
     if (this.call !== undefined) this.call.failed.push(...failed);
     else for (const report of failed) emitFailedEdit(this.sink, report, undefined);
     this.reflection = "edit";
@@ -246,9 +246,8 @@ class AiderSession {
     while (end < entries.length && /^https?:\/\//.test(entries[end].text)) end++;
     if (end < entries.length && FAILED_BANNER.test(entries[end].text)) return end - 1;
     while (end < entries.length && !endsReport(entries[end].text)) end++;
-    const report = entries.slice(at, end);
-    const text = report.map((e) => e.text).join("\n");
-    const failure = { line: entries[at].line, path: "", search: [], replace: [], text, raw: report.map((e) => e.raw).join("\n") };
+    const text = joinEntryTexts(entries, at, end);
+    const failure = { line: entries[at].line, path: "", search: [], replace: [], text, raw: joinEntryRaws(this.input.source, entries, at, end) };
     emitFailedEdit(this.sink, failure, undefined);
     if (this.call !== undefined) this.call.edits = [];
     this.reflection = "edit";
@@ -264,17 +263,16 @@ class AiderSession {
     const command = SHELL_RUNNING.exec(entries[at].text)?.[1]?.trim() ?? "";
     let end = at + 1;
     while (end < entries.length && /^(?:Add command output|Added \d+ lines? of output)/.test(entries[end].text)) end++;
-    const output = entries.slice(at + 1, end).map((e) => e.text).join("\n");
+    const output = joinEntryTexts(entries, at + 1, end);
     emitCommand(this.sink, { line: entries[at].line, tool: "shell", args: { command }, ok: undefined, output, raw: entries[at].raw, sourceType: "command", verify: undefined });
   }
 
   /** `--auto-test` after an edit: Aider asks to fix test errors only when the tests failed. */
   private emitAutoTest(entries: ToolEntry[], at: number): void {
     const start = at > 0 && OUTPUT_ADDED.test(entries[at - 1].text) ? at - 1 : at;
-    const report = entries.slice(start, at + 1);
     const command = this.announcement.testCommand ?? "auto-test";
-    const output = report.map((e) => e.text).join("\n");
-    const raw = report.map((e) => e.raw).join("\n");
+    const output = joinEntryTexts(entries, start, at + 1);
+    const raw = joinEntryRaws(this.input.source, entries, start, at + 1);
     emitCommand(this.sink, { line: entries[start].line, tool: "test", args: { command }, ok: false, output, raw, sourceType: "auto-test", verify: { command, failed: true } });
   }
 
