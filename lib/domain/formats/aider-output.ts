@@ -41,21 +41,33 @@ export function readUsage(text: string): CallUsage | null {
   const outputTokens = readCount(match[4]);
   const cost = COST.exec(text);
   const costUsd = cost === null ? undefined : Number(cost[1].replace(/,/g, ""));
-  return {
-    tokens: inputTokens + (cacheHit ?? 0) + outputTokens,
-    inputTokens,
-    ...(cacheWrite !== undefined ? { cacheCreationInputTokens: cacheWrite } : {}),
-    ...(cacheHit !== undefined ? { cacheReadInputTokens: cacheHit } : {}),
-    outputTokens,
-    ...(costUsd !== undefined && Number.isFinite(costUsd) ? { costUsd } : {}),
-  };
+  return buildUsage(inputTokens + (cacheHit ?? 0) + outputTokens, inputTokens, cacheWrite, cacheHit, outputTokens, costUsd !== undefined && Number.isFinite(costUsd) ? costUsd : undefined);
 }
 
+/**
+ * A `CallUsage` with its optional fields only when known, in the order of
+ * the interface: assigned one by one, where conditional spreads would each
+ * be a runtime call.
+ */
+function buildUsage(tokens: number, inputTokens: number, cacheWrite: number | undefined, cacheHit: number | undefined, outputTokens: number, costUsd: number | undefined): CallUsage {
+  if (cacheWrite === undefined && cacheHit === undefined) {
+    return costUsd === undefined ? { tokens, inputTokens, outputTokens } : { tokens, inputTokens, outputTokens, costUsd };
+  }
+  const usage: Record<string, number> = { tokens, inputTokens };
+  if (cacheWrite !== undefined) usage.cacheCreationInputTokens = cacheWrite;
+  if (cacheHit !== undefined) usage.cacheReadInputTokens = cacheHit;
+  usage.outputTokens = outputTokens;
+  if (costUsd !== undefined) usage.costUsd = costUsd;
+  return usage as unknown as CallUsage;
+}
+
+/** A count as Aider writes it (`26,200`, `1.1k`, `2M`), without copies of the text where it has no unit or comma. */
 function readCount(text: string): number {
-  const unit = text.slice(-1).toLowerCase();
-  const scale = unit === "k" ? 1_000 : unit === "m" ? 1_000_000 : 1;
+  // `| 0x20` lowercases `K` and `M`, and leaves digits, `.` and `,` as they are.
+  const unit = text.charCodeAt(text.length - 1) | 0x20;
+  const scale = unit === 107 ? 1_000 : unit === 109 ? 1_000_000 : 1;
   const digits = scale === 1 ? text : text.slice(0, -1);
-  return Math.round(Number(digits.replace(/,/g, "")) * scale);
+  return Math.round(Number(digits.includes(",") ? digits.replace(/,/g, "") : digits) * scale);
 }
 
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.*)$/;
@@ -186,8 +198,9 @@ const THINKING_OPEN = /^<(thinking-content-[0-9a-f]+|think)>\s*$/;
  * and the answer is what `node.completed` keeps, like Claude's thinking.
  */
 export function removeThinking(lines: SourceLine[]): SourceLine[] {
-  const open = lines.findIndex((l) => l.text.charCodeAt(0) === 60 && THINKING_OPEN.test(l.text));
-  if (open === -1) return lines;
+  let open = 0;
+  while (open < lines.length && !(lines[open].text.charCodeAt(0) === 60 && THINKING_OPEN.test(lines[open].text))) open++;
+  if (open === lines.length) return lines;
   const tag = THINKING_OPEN.exec(lines[open].text)?.[1] ?? "";
   const close = lines.findIndex((l, i) => i > open && l.text.trim() === `</${tag}>`);
   return close === -1 ? lines.slice(0, open) : [...lines.slice(0, open), ...lines.slice(close + 1)];

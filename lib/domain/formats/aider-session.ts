@@ -61,8 +61,6 @@ interface Call {
   failed: FailedBlock[];
 }
 
-/** First characters of the lines `readQuestionOrEnd` reads: `A`ttempt, `A`dd, `F`ix, `O`nly, `^`C. */
-const QUESTION_OR_END_STARTS = new Set([65, 70, 79, 94]);
 const PROMPT_COMMANDS = new Set(["ask", "code", "architect", "context"]);
 const EXIT_COMMANDS = new Set(["exit", "quit"]);
 const TRACKED_COMMANDS = new Set(["run", "test", "lint", "undo"]);
@@ -206,12 +204,17 @@ class AiderSession {
       case 82:
         if (text.startsWith("Running ") && SHELL_RUNNING.test(text)) this.emitShell(entries, at);
         return at;
+      case 70: // `F`ix lint errors
+      case 79: // `O`nly N reflections
+      case 94: // `^`C
+        this.readQuestionOrEnd(entries, at, afterUser);
+        return at;
       default:
-        if (QUESTION_OR_END_STARTS.has(text.charCodeAt(0))) this.readQuestionOrEnd(entries, at, afterUser);
         return at;
     }
   }
 
+  /** Aider's questions and the ends of a session: lines that start with `A`ttempt, `A`dd, `F`ix, `O`nly or `^`C. */
   private readQuestionOrEnd(entries: ToolEntry[], at: number, afterUser: boolean): void {
     const entry = entries[at];
     const text = entry.text;
@@ -319,21 +322,24 @@ class AiderSession {
   }
 
   private emitCall(call: Call, entry: ToolEntry | undefined, answerLines: SourceLine[]): void {
-    const answer = joinLines(this.input.source, answerLines).trim();
+    const source = this.input.source;
+    const answer = joinLines(source, answerLines).trim();
     // The reply as written is most of the history: made now only when it is a slice of the document (no copy),
     // else when something reads it (storing does, detecting does not). A deferred text costs more than a slice.
     const lines = call.lines;
-    const source = this.input.source;
-    const makeRaw = () => {
-      const reply = joinLines(source, lines);
-      return entry === undefined ? reply : lines.length === 0 ? entry.raw : `${reply}\n${entry.raw}`;
-    };
-    const raw = lines.length === 0 || isSlice(source, lines) ? makeRaw() : makeRaw;
+    const raw = lines.length === 0 || isSlice(source, lines) ? joinReplyRaw(source, lines, entry) : deferReplyRaw(source, lines, entry);
+    const usage = call.usage;
+    // The usage's fields by name (those it lacks are undefined, left out by `emit`), in its order: a spread of it would be a runtime call per field.
     const fields = {
       type: "node.completed",
       node: MAIN_NODE,
       turn: call.turn > 0 ? call.turn : undefined,
-      ...call.usage,
+      tokens: usage?.tokens,
+      inputTokens: usage?.inputTokens,
+      cacheCreationInputTokens: usage?.cacheCreationInputTokens,
+      cacheReadInputTokens: usage?.cacheReadInputTokens,
+      outputTokens: usage?.outputTokens,
+      costUsd: usage?.costUsd,
       output: answer === "" ? undefined : { final: answer },
       reflection: call.reflection,
     };
@@ -376,4 +382,15 @@ class AiderSession {
     const fields = { type: "run.completed", terminalStatus: stuck ? "aborted_stuck" : "done_partial", stopReason: stuck ? `Aider stopped its reflections; ${end.reason}` : end.reason };
     this.sink.emit(end.line, "run.completed", fields, { line: end.line, raw: end.reason, sourceType: "session-end" });
   }
+}
+
+/** A reply's raw text: its lines as written, then the `Tokens:` line that closed it, if any. */
+function joinReplyRaw(source: SourceText, lines: readonly SourceLine[], entry: ToolEntry | undefined): string {
+  const reply = joinLines(source, lines);
+  return entry === undefined ? reply : lines.length === 0 ? entry.raw : `${reply}\n${entry.raw}`;
+}
+
+/** `joinReplyRaw` made when first read (a function returned, not a named one: no name to set on each). */
+function deferReplyRaw(source: SourceText, lines: readonly SourceLine[], entry: ToolEntry | undefined): () => string {
+  return () => joinReplyRaw(source, lines, entry);
 }
