@@ -11,6 +11,7 @@ import { omitUndefined, withDefinedFields } from "./omit-undefined";
 import { formatIsoTimestamp } from "./timestamp";
 import { hashToolOutput, isVerifyCommand } from "./claude-code-commands";
 import { MAIN_NODE } from "./agent-budgets";
+import { hashMaskedOutput, maskOutputText } from "./output-mask";
 import { parseTestOutput } from "./test-output";
 import { buildVerifyEvent } from "./verify-result";
 import { formatEditPatch, isSameBlock, isSamePath, type EditBlock, type FailedBlock } from "./aider-edits";
@@ -158,7 +159,9 @@ export interface CommandCall {
 /** A command's `tool.called` (`<offset>:<tool>`) and, for a verification, its `verify.result` (`…:verify`). */
 export function emitCommand(sink: EventSink, call: CommandCall): void {
   const origin = { line: call.line, raw: call.raw, sourceType: call.sourceType };
-  const fields = { type: "tool.called", node: MAIN_NODE, tool: call.tool, args: call.args, ok: call.ok, outputHash: hashToolOutput(call.output) };
+  // Masked once: the output hash and a verification's failure signature both read it.
+  const masked = maskOutputText(call.output);
+  const fields = { type: "tool.called", node: MAIN_NODE, tool: call.tool, args: call.args, ok: call.ok, outputHash: hashMaskedOutput(masked) };
   sink.emit(call.line, call.tool, fields, origin);
   if (call.verify === undefined) return;
   const clock = sink.clock;
@@ -170,6 +173,7 @@ export function emitCommand(sink: EventSink, call: CommandCall): void {
     command: call.verify.command,
     output: call.output,
     failed: call.verify.failed,
+    maskedOutput: masked,
   });
   sink.emitBuilt(call.line, event, origin);
 }

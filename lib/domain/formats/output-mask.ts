@@ -30,7 +30,21 @@ export function maskToolOutput(text: string): string {
 
 /** The output hash of a tool result: SHA-256 of its masked text, line endings normalised, trailing space trimmed. */
 export function hashToolOutput(text: string): string {
-  return sha256Hex(maskToolOutput(normalizeLineEndings(text)).trimEnd());
+  return hashMaskedOutput(maskOutputText(text));
+}
+
+/**
+ * A tool result's text as its output hash reads it: line endings normalised,
+ * then masked. For a caller that reads the masked text twice (a failing
+ * command's output hash and its failure signature) and so masks it once.
+ */
+export function maskOutputText(text: string): string {
+  return maskToolOutput(normalizeLineEndings(text));
+}
+
+/** `hashToolOutput` of a text whose `maskOutputText` is `masked`. */
+export function hashMaskedOutput(masked: string): string {
+  return sha256Hex(masked.trimEnd());
 }
 
 const HYPHEN = 45;

@@ -3,6 +3,7 @@ import { detectRun } from "../detector";
 import type { LoopEvent } from "../protocol/types";
 import { summarizeFailure } from "../protocol/hashes";
 import { buildVerifyEvent } from "./verify-result";
+import { maskOutputText } from "./output-mask";
 
 /** The end of `mix test … | tail` as Claude Code spotter's runs show it: ids cut off, the summary kept. */
 const MIX_TAIL = "       test/hooks_controller_test.exs:202: (test)\n\n....\nFinished in 1.9 seconds (0.4s async, 1.5s sync)\n14 doctests, 297 tests, 11 failures";
@@ -56,5 +57,17 @@ describe("buildVerifyEvent", () => {
   it("lets failing_not_decreasing see results whose failures are only counted", () => {
     const events = ["1", "2", "3", "4"].map((id) => verify(id, MIX_TAIL) as unknown as LoopEvent);
     expect(detectRun(events, { failing_not_decreasing: 3 }).map((f) => f.signal)).toContain("failing_not_decreasing");
+  });
+
+  it("gives the same failure signature from the caller's masked output as from masking the lines itself", () => {
+    const lines = Array.from({ length: 25 }, (_, i) => `line ${i} at 12:00:0${i % 10} took 15ms id 3fa85f64-5717-4562-b3fc-2c963f66afa6 sha a1b2c3d4e`);
+    // A seed whose digits are on the line after the 20th: masking the whole output changes that line only.
+    lines[19] = "Randomized with seed:";
+    lines[20] = "  4242";
+    const outputs = [lines.join("\n"), lines.join("\r\n"), lines.slice(0, 5).join("\n"), "x".repeat(70 * 1024) + "\n1 failed"];
+    for (const output of outputs) {
+      const input = { runId: "r", id: "1", ts: "2026-01-01T00:00:01Z", command: "pytest", output, failed: true };
+      expect(buildVerifyEvent({ ...input, maskedOutput: maskOutputText(output) }).failureSignature).toBe(buildVerifyEvent(input).failureSignature);
+    }
   });
 });

@@ -24,6 +24,8 @@ export interface VerifyInput {
   exitCode?: number;
   /** The format's own error flag, read when there is no exit code. */
   failed?: boolean;
+  /** `maskOutputText(output)`, when the caller made it (for the output hash): the failure signature reads its first lines. */
+  maskedOutput?: string;
   /** Extension fields kept on the event (`toolUseId`, …). */
   extra?: Record<string, unknown>;
 }
@@ -67,7 +69,7 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     ...(isCheckScriptRun(input, known, outcome) ? { checkScript: true } : {}),
     ...input.extra,
   };
-  if (!passed) event.failureSignature = hashCommandFailure(input.command, maskToolOutput(takeSignatureLines(stderr)));
+  if (!passed) event.failureSignature = hashCommandFailure(input.command, readSignatureLines(input, stderr));
   return event;
 }
 
@@ -87,6 +89,17 @@ function isCheckScriptRun(input: VerifyInput, known: boolean | undefined, outcom
 function readKnownOutcome(input: VerifyInput): boolean | undefined {
   if (input.exitCode !== undefined) return input.exitCode === 0;
   return input.failed === true ? false : undefined;
+}
+
+/**
+ * The masked lines a failure signature reads: the first lines of the masked
+ * output when the caller masked it and `stderr` is the whole output (masking
+ * the lines alone gives the same lines, see `takeSignatureLines`), else
+ * those lines of `stderr`, masked.
+ */
+function readSignatureLines(input: VerifyInput, stderr: string): string {
+  if (input.maskedOutput !== undefined && stderr === input.output) return takeSignatureLines(input.maskedOutput);
+  return maskToolOutput(takeSignatureLines(stderr));
 }
 
 /**
