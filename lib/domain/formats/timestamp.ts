@@ -70,12 +70,25 @@ function parseUtcSeconds(ts: string): number | undefined {
   return utcInstant(year, month, day, hour, minute, second) + fractionMs;
 }
 
+/** The last date `utcInstant` read (`(year * 16 + month) * 32 + day`) and its midnight: a transcript's events share a few dates. */
+let lastDayKey = -1;
+let lastDayMs = 0;
+
 /**
  * `Date.UTC` of a date and time (month 1–12), the years 0–99 included:
  * `Date.UTC` reads those as 1900–1999, as a two-digit year.
  */
 function utcInstant(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
-  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second);
+  if (year >= 100) {
+    // The day's midnight and the time of day added: the same integer `Date.UTC` makes of them (years are
+    // four digits here, far inside its range), with the date read again only when it changes.
+    const dayKey = (year * 16 + month) * 32 + day;
+    if (dayKey !== lastDayKey) {
+      lastDayKey = dayKey;
+      lastDayMs = Date.UTC(year, month - 1, day);
+    }
+    return lastDayMs + hour * 3_600_000 + minute * 60_000 + second * 1000;
+  }
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   return date.setUTCHours(hour, minute, second, 0);
