@@ -36,11 +36,19 @@ export function maskNumbers(text: string): string {
   let masked = text;
   if (masked.includes(":")) masked = masked.replace(ISO_TIMESTAMP, "<ts>").replace(CLOCK_TIME, "<time>");
   masked = maskHexWords(masked.replace(COMPOUND_DURATION, "#"));
+  // Every pass left needs a digit: a text whose digits are all masked by now (a commit line's sha) is done.
+  if (!hasDigit(masked)) return masked;
   if (/seed/i.test(masked)) masked = masked.replace(SEED, "$1#");
   if (/pid|<\d/i.test(masked)) {
     masked = masked.replace(PROCESS_ID, (match: string, prefix: string | undefined) => (prefix === undefined ? "<pid>" : `${prefix}#`));
   }
   return maskVolatileNumbers(masked);
+}
+
+/** Whether the text holds an ASCII digit (`\d`). */
+function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isDigitCode(text.charCodeAt(i))) return true;
+  return false;
 }
 
 /** Past this share of the text in parts to mask, the passes run over all of it. */
