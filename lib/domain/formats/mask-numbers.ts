@@ -34,8 +34,10 @@ const SPLIT_SEED = /(?:seed|pid)[:=]?\s*\n\s*\d/i;
  */
 export function maskNumbers(text: string): string {
   let masked = text;
-  if (masked.includes(":")) masked = masked.replace(ISO_TIMESTAMP, "<ts>").replace(CLOCK_TIME, "<time>");
-  masked = maskHexWords(masked.replace(COMPOUND_DURATION, "#"));
+  // A timestamp and a clock time hold `\d:\d`, a compound duration `\dm\d`: most texts with a `:` or an `m` hold neither.
+  if (isBetweenDigits(masked, ":")) masked = masked.replace(ISO_TIMESTAMP, "<ts>").replace(CLOCK_TIME, "<time>");
+  if (isBetweenDigits(masked, "m")) masked = masked.replace(COMPOUND_DURATION, "#");
+  masked = maskHexWords(masked);
   // Every pass left needs a digit: a text whose digits are all masked by now (a commit line's sha) is done.
   if (!hasDigit(masked)) return masked;
   if (/seed/i.test(masked)) masked = masked.replace(SEED, "$1#");
@@ -43,6 +45,14 @@ export function maskNumbers(text: string): string {
     masked = masked.replace(PROCESS_ID, (match: string, prefix: string | undefined) => (prefix === undefined ? "<pid>" : `${prefix}#`));
   }
   return maskVolatileNumbers(masked);
+}
+
+/** Whether `char` occurs in the text with an ASCII digit on either side. */
+function isBetweenDigits(text: string, char: string): boolean {
+  for (let at = text.indexOf(char, 1); at !== -1; at = text.indexOf(char, at + 1)) {
+    if (isDigitCode(text.charCodeAt(at - 1)) && isDigitCode(text.charCodeAt(at + 1))) return true;
+  }
+  return false;
 }
 
 /** Whether the text holds an ASCII digit (`\d`). */
