@@ -150,12 +150,21 @@ function closeLintRun(runs: LintRun[], current: OpenLintRun | undefined, entries
   runs.push({ line, command: current.command, output: joinEntryTexts(entries, current.at + 1, end, true), raw: joinEntryRaws(source, entries, current.at, end, true) });
 }
 
-/** The first characters the patterns that end a lint report start with: `# A F O C T Y`. */
-const LINT_RUN_ENDS = new Set([35, 65, 70, 79, 67, 84, 89]);
-
 /** Whether a line may end a lint report (a pattern is tried per console line only when its first character fits). */
 function mayEndLintRun(text: string): boolean {
-  return LINT_RUN_ENDS.has(text.charCodeAt(0));
+  // The first characters the patterns that end a lint report start with: `# A F O C T Y`.
+  switch (text.charCodeAt(0)) {
+    case 35:
+    case 65:
+    case 70:
+    case 79:
+    case 67:
+    case 84:
+    case 89:
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** What the announcement lines at a session's start say. */
@@ -231,12 +240,11 @@ export function readReflection(text: string): Reflection | undefined {
   return REFLECTION_MESSAGES.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-/** The first characters of the lines `REPORT_END` matches: `O`nly, `T`okens, `C`ommit, `A`pplied. */
-const REPORT_END_STARTS = new Set([79, 84, 67, 65]);
-
 /** `REPORT_END.test(text)`, tried only on a line whose first character fits (a report quotes whole blocks of code). */
 export function endsReport(text: string): boolean {
-  return REPORT_END_STARTS.has(text.charCodeAt(0)) && REPORT_END.test(text);
+  // The first characters of the lines `REPORT_END` matches: `O`nly, `T`okens, `C`ommit, `A`pplied.
+  const first = text.charCodeAt(0);
+  return (first === 79 || first === 84 || first === 67 || first === 65) && REPORT_END.test(text);
 }
 
 /** A line after a failed block's report: `# The other N blocks were applied`, or what ends any report. */
