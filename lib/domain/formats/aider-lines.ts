@@ -215,44 +215,59 @@ export function groupSessionLines(lines: readonly SourceLine[], lineBreakMarks: 
 export class SessionGrouper {
   private readonly blocks: AiderBlock[] = [];
   private readonly reply: ReplyState = { fence: null, inBlock: false };
-  private previous: "user" | "tool" | "blank" | "assistant" = "blank";
+  /** What the last line read was (`BLANK` for a blank one): a user message continues only on the next line. */
+  private previous = BLANK;
   private seenUser = false;
-  private last: AiderBlock | undefined;
+  /** What the last block is (`BLANK` before the first), and its lines or entries: kept apart, so that every read of them is of one shape. */
+  private lastKind = BLANK;
+  private userLines: SourceLine[] = [];
+  private toolEntries: ToolEntry[] = [];
+  private replyLines: SourceLine[] = [];
 
   /** `lineBreakMarks`: the document kept Aider's markdown line breaks (see the module's comment). */
   constructor(private readonly lineBreakMarks: boolean) {}
 
   /** Reads line `line` of the document, whose text (no line ending) is `text`. */
   add(line: number, text: string): void {
-    const last = this.last;
     const first = text.charCodeAt(0);
     if (first === 35 && isUserLine(text) && (!this.lineBreakMarks || text.endsWith("  "))) {
-      if (last?.kind === "user" && this.previous === "user") last.lines.push({ line, text: readUserText(text) });
-      else this.blocks.push((this.last = { kind: "user", line, lines: [{ line, text: readUserText(text) }] }));
-      this.previous = "user";
+      const source = { line, text: readUserText(text) };
+      if (this.lastKind === USER && this.previous === USER) this.userLines.push(source);
+      else {
+        this.userLines = [source];
+        this.blocks.push({ kind: "user", line, lines: this.userLines });
+        this.lastKind = USER;
+      }
+      this.previous = USER;
       this.seenUser = true;
-    } else if (first === 62 && isToolLine(text) && (!isProtectedReply(last, this.reply) || (this.lineBreakMarks && text.endsWith("  ")) || TOKENS_LINE.test(text))) {
+    } else if (first === 62 && isToolLine(text) && (!this.isInProtectedReply() || (this.lineBreakMarks && text.endsWith("  ")) || TOKENS_LINE.test(text))) {
       const entry = { line, text: readToolText(text), raw: text };
-      if (last?.kind === "tool") last.entries.push(entry);
-      else this.blocks.push((this.last = { kind: "tool", line, entries: [entry] }));
-      this.previous = "tool";
+      if (this.lastKind === TOOL) this.toolEntries.push(entry);
+      else {
+        this.toolEntries = [entry];
+        this.blocks.push({ kind: "tool", line, entries: this.toolEntries });
+        this.lastKind = TOOL;
+      }
+      this.previous = TOOL;
     } else if (isBlank(text)) {
-      if (last?.kind === "assistant") last.lines.push({ line, text });
-      this.previous = "blank";
-    } else if (last?.kind === "tool" && (this.previous === "tool" || !this.seenUser)) {
+      if (this.lastKind === ASSISTANT) this.replyLines.push({ line, text });
+      this.previous = BLANK;
+    } else if (this.lastKind === TOOL && (this.previous === TOOL || !this.seenUser)) {
       // Before the first prompt no model has answered: the text continues an announcement (a multi-line --message).
-      const entry = last.entries[last.entries.length - 1];
+      const entry = this.toolEntries[this.toolEntries.length - 1];
       entry.text += `\n${text.trimEnd()}`;
       entry.raw += `\n${text}`;
     } else if (this.seenUser) {
-      if (last?.kind === "assistant") last.lines.push({ line, text });
+      if (this.lastKind === ASSISTANT) this.replyLines.push({ line, text });
       else {
-        this.blocks.push((this.last = { kind: "assistant", line, lines: [{ line, text }] }));
+        this.replyLines = [{ line, text }];
+        this.blocks.push({ kind: "assistant", line, lines: this.replyLines });
+        this.lastKind = ASSISTANT;
         this.reply.fence = null;
         this.reply.inBlock = false;
       }
       trackReply(this.reply, text);
-      this.previous = "assistant";
+      this.previous = ASSISTANT;
     }
   }
 
@@ -261,12 +276,18 @@ export class SessionGrouper {
     for (const block of this.blocks) if (block.kind === "assistant") trimTrailingBlanks(block.lines);
     return this.blocks;
   }
+
+  /** Inside a reply's open fence or SEARCH/REPLACE block, where a `>` line may be the reply's own. */
+  private isInProtectedReply(): boolean {
+    return this.lastKind === ASSISTANT && (this.reply.fence !== null || this.reply.inBlock);
+  }
 }
 
-/** Inside a reply's open fence or SEARCH/REPLACE block, where a `>` line may be the reply's own. */
-function isProtectedReply(last: AiderBlock | undefined, reply: ReplyState): boolean {
-  return last?.kind === "assistant" && (reply.fence !== null || reply.inBlock);
-}
+// What a line or block is, for `SessionGrouper` (small integers: compared per line).
+const BLANK = 0;
+const USER = 1;
+const TOOL = 2;
+const ASSISTANT = 3;
 
 function trackReply(reply: ReplyState, text: string): void {
   if (reply.inBlock) {
