@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatEditPatch, listEditBlocks, listFailedBlocks, isSameBlock } from "./aider-edits";
-import { groupSessionLines, type SourceLine } from "./aider-lines";
+import { groupSessionLines, joinEntryRaws, type SourceLine, type SourceText, type ToolEntry } from "./aider-lines";
 import { readAnnouncement, readAnswer, readUsage, LINT_QUESTION } from "./aider-output";
 
 const numbered = (texts: string[]): SourceLine[] => texts.map((text, i) => ({ line: i + 1, text }));
@@ -100,5 +100,32 @@ describe("groupSessionLines", () => {
       { kind: "user", line: 1, lines: [{ line: 1, text: "one" }, { line: 2, text: "two" }] },
       { kind: "tool", line: 3, entries: [{ line: 3, text: "Tokens: 3.0k sent, 354 received.\nCost: $0.01 message, $0.01 session.", raw: "> Tokens: 3.0k sent, 354 received.\nCost: $0.01 message, $0.01 session.  " }] },
     ]);
+  });
+});
+
+describe("joinEntryRaws", () => {
+  /** The document of `texts` with its line offsets, and the console entries its grouping makes. */
+  const read = (texts: string[]): { source: SourceText; entries: ToolEntry[] } => {
+    const text = texts.join("\n");
+    const starts: number[] = [];
+    let at = 0;
+    for (const line of texts) {
+      starts.push(at);
+      at += line.length + 1;
+    }
+    const blocks = groupSessionLines(numbered(texts), true);
+    return { source: { text, starts }, entries: blocks.flatMap((b) => (b.kind === "tool" ? b.entries : [])) };
+  };
+  const joined = (entries: ToolEntry[]) => entries.map((e) => e.raw).join("\n");
+
+  it("is the document's own text for consecutive console lines, and their raws joined where a blank line was left out", () => {
+    const plain = read(["> Aider v0.50  ", "> Model: x  ", "> Git repo: .git  "]);
+    expect(joinEntryRaws(plain.source, plain.entries)).toBe(joined(plain.entries));
+    // Before the first prompt, text after a blank line continues the announcement: the blank line is not in its raw.
+    for (const tail of [[], ["> Repo-map: on  "]]) {
+      const gap = read(["> aider --message fix  ", "   ", "the tests", ...tail]);
+      expect(gap.entries[0].raw).toBe("> aider --message fix  \nthe tests");
+      expect(joinEntryRaws(gap.source, gap.entries)).toBe(joined(gap.entries));
+    }
   });
 });
