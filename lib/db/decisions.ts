@@ -189,9 +189,14 @@ export interface LiveLoop {
  * runs that wait (`notify` tells the channels through `loop_found`).
  */
 export async function listLiveLoops(db: SqlDb, now = Date.now(), limit = 8): Promise<LiveLoop[]> {
+  // A fresh detector finding is asked for in SQL, before the limit: a session that loops on, long after
+  // an old halt, keeps a fresh last event and would otherwise take a place in the list.
+  const since = now - IDLE_AFTER_MS;
   const rows = await db.all<{ id: string; title: string | null; ticketId: string | null; format: string }>(
-    `SELECT "id","title","ticketId","format" FROM "Run" WHERE ${unreachableHaltSql()} ORDER BY "lastEventAt" DESC, "id" DESC LIMIT ?`,
-    [now - IDLE_AFTER_MS, limit],
+    `SELECT "id","title","ticketId","format" FROM "Run" r WHERE ${unreachableHaltSql("r.")}
+       AND EXISTS (SELECT 1 FROM "Finding" f WHERE f."runId" = r."id" AND f."source" = 'detector' AND f."atTsMs" >= ?)
+     ORDER BY "lastEventAt" DESC, "id" DESC LIMIT ?`,
+    [since, since, limit],
   );
   const loops: LiveLoop[] = [];
   for (const r of rows) {

@@ -237,9 +237,11 @@ async function enqueueLoopFound(tx: SqlDb, s: RunSummary, format: string, rules:
   const { halt, facts } = await readHaltFacts(tx, s, "loop_found");
   if (!halt || halt.kind !== "detector" || !isLiveLoop(halt.since, now, IDLE_AFTER_MS)) return 0;
   const loop: NotifyFacts = { ...facts, format, waitingSince: null, explanation: `${facts.explanation} ${unstoppableLoopHint(format)}`.trim() };
+  // Once per loop: a session re-read after a late record may place the same loop's finding at another event.
+  const key = `loop:${loopIdentity(halt)}`;
   let n = 0;
   for (const rule of rules) {
-    if (ruleMatches(rule, "loop_found", loop) && (await enqueueNotification(tx, rule.channelId, rule.id, notificationKey(rule.id, s.runId, halt.key), loop))) n++;
+    if (ruleMatches(rule, "loop_found", loop) && (await enqueueNotification(tx, rule.channelId, rule.id, notificationKey(rule.id, s.runId, key), loop))) n++;
   }
   return n;
 }

@@ -19,7 +19,7 @@ export interface DetectorConfig {
   identical_outputs: number;
   unchanged_diff: number;
   repeated_failure: number;
-  /** The same failure signature this many times since its command last passed, other failures between allowed; 0 = off. */
+  /** The same failure signature this many times until a pass of its command (of any test run, for failing tests); 0 = off. */
   recurring_failure: number;
   failing_not_decreasing: number;
   oscillation: number;
@@ -28,7 +28,7 @@ export interface DetectorConfig {
   repeated_tool_error: number;
   /** A file's edits undone (reverted, or an inverse patch) this many times; 0 = off. */
   edit_undo: number;
-  /** Passing runs in a row of one check script (`checkScript: true`) with the same output, each after edits; 0 = off. */
+  /** Runs in a row of the agent's check script (`checkScript`) showing its first output again after edits of other files; 0 = off. */
   unchanged_after_edits: number;
   edge_without_progress: number;
   edge_without_progress_verifier: number;

@@ -60,7 +60,7 @@ const body = (withDeltas: boolean): fc.Arbitrary<Record<string, unknown>> =>
     )),
     // The agent's check script, passing with one of two outputs (`unchanged_after_edits`).
     weighted(2, fc.record(
-      { type: fc.constant("verify.result"), node: opt(node), command: fc.constant("python reproduce_issue.py"), passed: fc.constant(true), checkScript: fc.constant(true), stderr: fc.constantFrom("wrong", "wrong", "right") },
+      { type: fc.constant("verify.result"), node: opt(node), command: fc.constant("python reproduce_issue.py"), passed: fc.constant(true), checkScript: fc.constant("reproduce_issue.py"), stderr: fc.constantFrom("wrong", "wrong", "right") },
       { requiredKeys: ["type", "command", "passed", "checkScript", "stderr"] },
     )),
     fc.record(

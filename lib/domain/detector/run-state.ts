@@ -46,13 +46,24 @@ export const CYCLE_SCOPE = {
   maxCycleCost: 4,
 } as const;
 
-/** The last passing run of one check script, for `unchanged_after_edits`. */
+/** A failure signature counted by `recurring_failure`. */
+export interface RecurringFailure {
+  count: number;
+  /** The command of its latest failure. */
+  command: string;
+  /** Whether the signature is of failing test ids (the same tests, whichever command ran them). */
+  ofTests: boolean;
+}
+
+/** One check script's command, for `unchanged_after_edits`. */
 export interface CheckRun {
-  /** Its output's signature (`hashCommandFailure` of the command and output: the same masking as a failure's). */
-  output: string;
-  /** `RunState.edits` when it ran. */
-  editsAt: number;
-  /** Passing runs in a row with this output, each after edits (the first counts). */
+  /** The output hash of its first run: what it showed before the agent edited any other file. */
+  first: string;
+  /** Whether that first run came before any edit of another file (else the command is never counted). */
+  armed: boolean;
+  /** Edits of other files (`RunState.edits` less the script's own) at its last run. */
+  otherEditsAt: number;
+  /** Passing runs in a row that showed the first output again after edits of other files. */
   run: number;
 }
 
@@ -67,16 +78,17 @@ export class RunState {
   /** Lowest failing count since the last pass; -1 before the first failing result. */
   lowestFailing = -1;
   notDecreasingRun = 0;
-  /** Failures per signature since the last pass (`recurring_failure`). */
-  readonly failuresSincePass = new Map<string, { count: number; command: string }>();
+  /** Failures per signature since a pass that ends them (`recurring_failure`). */
+  readonly failuresSincePass = new Map<string, RecurringFailure>();
   /** Files edited since they were last undone, and how often each one's edits were undone (`edit_undo`). */
   readonly editedFiles = new Set<string>();
   readonly undoneFiles = new Map<string, number>();
   /** Inverse-patch keys of earlier diffs, by the file they changed. */
   readonly inverseChanges = new Map<string, string>();
-  /** `artifact.diff`s so far: whether files were edited between two runs of a check. */
+  /** `artifact.diff`s so far, and those of one file alone by its file name (`unchanged_after_edits`, when on). */
   edits = 0;
-  /** Per check-script command, its last passing output and how often in a row it came back after edits (`unchanged_after_edits`). */
+  readonly editsOfFile = new Map<string, number>();
+  /** Per check-script command, its first output and how often in a row it came back after edits (`unchanged_after_edits`). */
   readonly checkRuns = new Map<string, CheckRun>();
   readonly nodelessTools = new ToolStreak();
   readonly seenOutputs = new Set<string>();

@@ -3,12 +3,12 @@
  * `oscillating`) and the progress of nodes that `edge_without_progress`
  * measures against.
  */
-import { getDiffHash, getOutputHash, hashCommandFailure, sha256Hex, summarizeFailure } from "../protocol/hashes";
+import { getDiffHash, getOutputHash, maskVolatileNumbers, normalizeLineEndings, sha256Hex, summarizeFailure } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { Finding, ProgressSignal } from "./findings";
 import { createSignalFinding } from "./findings";
 import { type EdgeRecord, KIND_DIFF, KIND_RESEARCH, KIND_VERIFY, type NodeRecord } from "./graph";
-import { NODE_SCOPE, RUN_SCOPE, type RunState } from "./run-state";
+import { NODE_SCOPE, RUN_SCOPE, type RecurringFailure, type RunState } from "./run-state";
 
 function pushSignal(
   state: RunState,
@@ -67,7 +67,7 @@ export function recordOutput(state: RunState, event: LoopEvent, node: NodeRecord
  * `oscillation` (run-wide); a new diff hash is progress.
  */
 export function recordDiff(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
-  state.edits++;
+  countEdit(state, event);
   recordUndo(state, event, node, out);
   const hash = getDiffHash(event, state.diffMemo);
   if (hash === null) return;
@@ -197,10 +197,15 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
     node.kinds |= KIND_VERIFY;
     node.lastVerifySignature = signature;
   }
+  if (failure === null) recordCheckPass(state, event, node, out);
+  else if (typeof event.checkScript === "string" && typeof event.command === "string") {
+    // A check that fails shows the edits reached it: its row of unchanged passes is broken.
+    const check = state.checkRuns.get(event.command);
+    if (check !== undefined) check.run = 0;
+  }
   if (failure === null) {
-    recordCheckPass(state, event, node, out);
     // Most runs never count recurrences: the table is only walked when it holds some.
-    if (state.failuresSincePass.size > 0) forgetFailuresOf(state.failuresSincePass, commandOf(event));
+    if (state.failuresSincePass.size > 0) forgetPassedFailures(state.failuresSincePass, event);
     state.failureRun = 0;
     state.lastFailure = null;
     // A pass resets the lowest failing count too: the next failure starts afresh.
@@ -218,7 +223,7 @@ export function recordVerify(state: RunState, event: LoopEvent, node: NodeRecord
   const recurring = config.recurring_failure;
   if (recurring > 0) {
     const seen = (state.failuresSincePass.get(failure.signature)?.count ?? 0) + 1;
-    state.failuresSincePass.set(failure.signature, { count: seen, command: commandOf(event) });
+    state.failuresSincePass.set(failure.signature, { count: seen, command: commandOf(event), ofTests: Array.isArray(event.failing) });
     if (seen >= recurring && (state.fired & RUN_SCOPE.recurring_failure) === 0) {
       state.fired |= RUN_SCOPE.recurring_failure;
       pushSignal(state, out, "recurring_failure", event, node, null, recurring, recurring);
@@ -245,39 +250,70 @@ function commandOf(event: LoopEvent): string {
 }
 
 /**
- * A pass ends the recurrences of the failures its own command made
- * (`recurring_failure`): a check script that passes says nothing of the test
- * suite that keeps failing the same way beside it.
+ * What a pass ends of the failures `recurring_failure` counts: those its own
+ * command made, and, unless it is the agent's check script (`checkScript`),
+ * every failure of named tests (tests that pass under `pytest tests/` passed,
+ * whichever pipe or flags ran them failing). A check script that passes says
+ * nothing of the test suite that keeps failing the same way beside it.
  */
-function forgetFailuresOf(failures: Map<string, { command: string }>, command: string): void {
-  for (const [signature, failure] of failures) if (failure.command === command) failures.delete(signature);
+function forgetPassedFailures(failures: Map<string, RecurringFailure>, event: LoopEvent): void {
+  const command = commandOf(event);
+  const runsTests = typeof event.checkScript !== "string";
+  for (const [signature, failure] of failures) {
+    if (failure.command === command || (runsTests && failure.ofTests)) failures.delete(signature);
+  }
+}
+
+/**
+ * Counts an `artifact.diff` for `unchanged_after_edits` (when on): every one,
+ * and those that change one file alone by that file's name, so that a check
+ * script's own edits can be told from edits of the code it checks.
+ */
+function countEdit(state: RunState, event: LoopEvent): void {
+  state.edits++;
+  if (state.config.unchanged_after_edits <= 0 || !Array.isArray(event.files) || event.files.length !== 1) return;
+  const file = event.files[0];
+  if (typeof file !== "string") return;
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  state.editsOfFile.set(name, (state.editsOfFile.get(name) ?? 0) + 1);
 }
 
 /**
  * `unchanged_after_edits` (0: off): the agent's own check script (extension
- * field `checkScript: true`, set by transcript mappers for `python
- * reproduce_issue.py` and the like) passing with the same output, masked as
- * a failure's signature is, in runs that each follow an edit: the edits do
- * not reach what the script shows (the wrong file, a module never imported).
- * A run without an edit since the one before neither counts nor breaks the
- * row. Test runners are left out: a refactoring's tests pass with the same
- * output after every edit, and that is the point of them. A failing check
- * that comes back is `recurring_failure`'s.
+ * field `checkScript`, its file name, set by transcript mappers for `python
+ * reproduce_issue.py` and the like), first run before the agent edited any
+ * other file, passes again and again with that first output (addresses and
+ * durations masked), each time after edits of other files: the edits do not
+ * reach the behaviour the script reproduces (the wrong file, a module never
+ * imported). A run without such an edit since the one before neither counts
+ * nor breaks the row; another output or a failing run breaks it. A script
+ * first run after the fix (a check that it holds) is never counted, nor are
+ * test runners: a refactoring's tests pass with the same output after every
+ * edit, and that is the point of them. A failing check that comes back is
+ * `recurring_failure`'s.
  */
 function recordCheckPass(state: RunState, event: LoopEvent, node: NodeRecord | null, out: Finding[]): void {
   const limit = state.config.unchanged_after_edits;
-  if (limit <= 0 || event.checkScript !== true || typeof event.command !== "string") return;
+  const script = event.checkScript;
+  if (limit <= 0 || typeof script !== "string" || typeof event.command !== "string") return;
   const command = event.command;
-  const output = hashCommandFailure(command, typeof event.stderr === "string" ? event.stderr : undefined);
-  const last = state.checkRuns.get(command);
-  if (last === undefined || last.output !== output) {
-    state.checkRuns.set(command, { output, editsAt: state.edits, run: 1 });
+  const output = sha256Hex(maskVolatileNumbers(normalizeLineEndings(typeof event.stderr === "string" ? event.stderr : "")));
+  const otherEdits = state.edits - (state.editsOfFile.get(script) ?? 0);
+  const check = state.checkRuns.get(command);
+  if (check === undefined) {
+    state.checkRuns.set(command, { first: output, armed: otherEdits === 0, otherEditsAt: otherEdits, run: 0 });
     return;
   }
-  if (last.editsAt === state.edits) return;
-  last.editsAt = state.edits;
-  last.run++;
-  if (last.run < limit || (state.fired & RUN_SCOPE.unchanged_after_edits) !== 0) return;
+  if (!check.armed) return;
+  if (output !== check.first) {
+    check.run = 0;
+    check.otherEditsAt = otherEdits;
+    return;
+  }
+  if (otherEdits === check.otherEditsAt) return;
+  check.otherEditsAt = otherEdits;
+  check.run++;
+  if (check.run < limit || (state.fired & RUN_SCOPE.unchanged_after_edits) !== 0) return;
   state.fired |= RUN_SCOPE.unchanged_after_edits;
   pushSignal(state, out, "unchanged_after_edits", event, node, null, limit, limit).evidence.command = command;
 }

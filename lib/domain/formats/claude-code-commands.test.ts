@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isVerifyCommand, isWithoutOutcome, maskToolOutput, readExitCode, runsOnlyCheckScripts } from "./claude-code-commands";
+import { isVerifyCommand, isWithoutOutcome, maskToolOutput, readCheckScript, readExitCode } from "./claude-code-commands";
 import { buildEditDiff } from "./claude-code-tools";
 
 describe("isVerifyCommand", () => {
@@ -69,14 +69,15 @@ describe("isVerifyCommand", () => {
   });
 });
 
-describe("runsOnlyCheckScripts", () => {
-  it.each(["python reproduce_issue.py", "cd /testbed && python3 verify_fix.py 2>&1 | head -20", "python test_walk.py; python check.py"])(
-    "counts %s (the agent's own scripts)",
-    (command) => expect(runsOnlyCheckScripts(command)).toBe(true),
-  );
+describe("readCheckScript", () => {
+  it.each([
+    ["python reproduce_issue.py", "reproduce_issue.py"],
+    ["cd /testbed && python3 /testbed/verify_fix.py 2>&1 | head -20", "verify_fix.py"],
+    ["python test_walk.py; python check.py", "test_walk.py"],
+  ])("names the agent's own script in %s", (command, script) => expect(readCheckScript(command)).toBe(script));
   it.each(["pytest tests/", "python reproduce_issue.py && pytest -x", "python tests/runtests.py", "git commit -m fix", "python fix_typo.py", ""])(
-    "does not count %s",
-    (command) => expect(runsOnlyCheckScripts(command)).toBe(false),
+    "names none in %s",
+    (command) => expect(readCheckScript(command)).toBeNull(),
   );
 });
 

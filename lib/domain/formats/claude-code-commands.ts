@@ -56,26 +56,30 @@ export function isVerifyCommand(command: string): boolean {
 }
 
 /**
- * True when a verification command runs the agent's own check scripts and
- * nothing else that verifies (no test runner, no commit): `python
- * reproduce_issue.py`, `cd /testbed && python verify_fix.py`. Such a
- * script's output is what the agent looks at to see its edits take effect.
+ * The file name of the agent's own check script a verification command runs,
+ * when it runs such scripts and nothing else that verifies (no test runner,
+ * no commit): `python reproduce_issue.py`, `cd /testbed && python
+ * verify_fix.py`; else null. Such a script's output is what the agent looks
+ * at to see its edits take effect. With several, the first.
  *
- * @example runsOnlyCheckScripts("python reproduce_issue.py 2>&1") // true
- * @example runsOnlyCheckScripts("python reproduce_issue.py && pytest tests/") // false
+ * @example readCheckScript("python /testbed/reproduce_issue.py 2>&1") // "reproduce_issue.py"
+ * @example readCheckScript("python reproduce_issue.py && pytest tests/") // null
  */
-export function runsOnlyCheckScripts(command: string): boolean {
+export function readCheckScript(command: string): string | null {
   const keywords = new KeywordFinder(command);
-  let scripts = 0;
+  let script: string | null = null;
   const separators = SEPARATORS;
   separators.lastIndex = 0;
   for (let from = 0; ; ) {
     const found = separators.exec(command);
     const end = found === null ? command.length : found.index;
-    const step = keywords.occursIn(from, end) ? readVerifyStep(new StepWords(command, from, end)) : null;
-    if (step === "runner") return false;
-    if (step === "script") scripts++;
-    if (found === null) return scripts > 0;
+    if (keywords.occursIn(from, end)) {
+      const words = new StepWords(command, from, end);
+      const step = readVerifyStep(words);
+      if (step === "runner") return null;
+      if (step === "script") script ??= words.scriptName;
+    }
+    if (found === null) return script;
     from = separators.lastIndex;
   }
 }
@@ -110,6 +114,8 @@ class KeywordFinder {
 /** The words of `text[from, end)` as `trim().split(/\s+/)` gives them, read on demand. */
 class StepWords {
   private readonly words: string[] = [];
+  /** The check script's file name, once `readVerifyStep` found the step runs one. */
+  scriptName: string | null = null;
   private at: number;
 
   constructor(
@@ -172,7 +178,9 @@ function readVerifyStep(words: StepWords): "runner" | "script" | null {
 function readPythonScript(words: StepWords, at: number): "runner" | "script" | null {
   const script = baseName(words.get(at) ?? "");
   if (TEST_BINARIES.has(script) || (script === "manage.py" && words.get(at + 1) === "test")) return "runner";
-  return CHECK_SCRIPT.test(script) ? "script" : null;
+  if (!CHECK_SCRIPT.test(script)) return null;
+  words.scriptName = script;
+  return "script";
 }
 
 /**

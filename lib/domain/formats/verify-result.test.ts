@@ -27,7 +27,7 @@ function verify(id: string, output: string, exitCode?: number): Record<string, u
 describe("buildVerifyEvent", () => {
   it("marks a run of the agent's own check script, not a test runner's", () => {
     const run = (command: string) => buildVerifyEvent({ runId: "r", id: "1", ts: "2026-01-01T00:00:01Z", command, output: "Alt: 86.3 deg", exitCode: 0 });
-    expect(run("python reproduce_issue.py").checkScript).toBe(true);
+    expect(run("python reproduce_issue.py").checkScript).toBe("reproduce_issue.py");
     expect(run("pytest tests/test_frames.py").checkScript).toBeUndefined();
     // A script that runs unittest is a test run: its passing output is meant to stay the same.
     const unittest = buildVerifyEvent({ runId: "r", id: "2", ts: "2026-01-01T00:00:02Z", command: "python test_dates.py", output: "....\n----------------------------------------------------------------------\nRan 4 tests in 0.002s\n\nOK\n", exitCode: 0 });

@@ -5,7 +5,7 @@
  * runner's output, and a failure signature that does not change with the clock.
  */
 import { hashCommandFailure, normalizeLineEndings } from "../protocol/hashes";
-import { maskToolOutput, runsOnlyCheckScripts } from "./claude-code-commands";
+import { maskToolOutput, readCheckScript } from "./claude-code-commands";
 import { parseTestOutput, type TestOutcome } from "./test-output";
 
 /** The most of an output kept as `stderr` (the failure signature reads its first 20 lines). */
@@ -41,10 +41,11 @@ export interface VerifyInput {
  * `| tail`); `failureSignature` (an extension field the detector prefers)
  * from the command and the output's first lines with timestamps, durations,
  * ids and addresses masked, so that five runs of one failing commit that
- * differ only in timings share one signature; `checkScript: true` (an
- * extension field) when the command runs only the agent's own check scripts
- * (`python reproduce_issue.py`) and printed no test runner's report, whose unchanged output after edits is the
- * detector's `unchanged_after_edits`.
+ * differ only in timings share one signature; `checkScript` (an extension
+ * field: the script's file name) when the command runs only the agent's own
+ * check scripts (`python reproduce_issue.py`) and printed no test runner's
+ * report, whose unchanged output after edits is the detector's
+ * `unchanged_after_edits`.
  */
 export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
   const known = readKnownOutcome(input);
@@ -66,7 +67,7 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     ...(outcome !== null && outcome.failing.length > 0 && !passed ? { failing: outcome.failing } : {}),
     ...(outcome !== null && outcome.failed > outcome.failing.length && !passed ? { failingCount: outcome.failed } : {}),
     stderr,
-    ...(isCheckScriptRun(input, known, outcome) ? { checkScript: true } : {}),
+    ...withCheckScript(input, known, outcome),
     ...input.extra,
   };
   if (!passed) event.failureSignature = hashCommandFailure(input.command, readSignatureLines(input, stderr));
@@ -74,15 +75,16 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
 }
 
 /**
- * Whether the command runs only the agent's own check scripts, and what they
- * printed is no test runner's report: `python test_dates.py` ending in
- * `unittest.main()` is a test run, whose passing output is meant to stay the
- * same while the code is refactored.
+ * `checkScript`: the file name of the agent's own check script, when the
+ * command runs only such scripts and what they printed is no test runner's
+ * report (`python test_dates.py` ending in `unittest.main()` is a test run,
+ * whose passing output is meant to stay the same while code is refactored).
  */
-function isCheckScriptRun(input: VerifyInput, known: boolean | undefined, outcome: TestOutcome | null): boolean {
-  if (!runsOnlyCheckScripts(input.command)) return false;
+function withCheckScript(input: VerifyInput, known: boolean | undefined, outcome: TestOutcome | null): { checkScript?: string } {
+  const script = readCheckScript(input.command);
+  if (script === null) return {};
   // A passing run's output was not read for its outcome: it is read now, for this command only.
-  return (known === true ? parseTestOutput(input.output) : outcome) === null;
+  return (known === true ? parseTestOutput(input.output) : outcome) === null ? { checkScript: script } : {};
 }
 
 /** Whether the run passed as its exit code, else the format's failure flag, says; undefined when neither says. */

@@ -46,7 +46,7 @@ export function explainFinding(f: FindingInput, labels: NodeLabels = NO_LABELS):
     case "repeated_failure":
       return `The same failure ${count} times in a row (limit ${limit}).`;
     case "recurring_failure":
-      return `The same failure came back ${count} times since its command last passed, with other attempts between (limit ${limit}).`;
+      return `The same failure came back ${count} times before a pass ended it, with other attempts between (limit ${limit}).`;
     case "edit_undo":
       return `Edits were made and undone ${count} times (limit ${limit}).`;
     case "failing_not_decreasing":
@@ -58,7 +58,7 @@ export function explainFinding(f: FindingInput, labels: NodeLabels = NO_LABELS):
     case "repeated_tool_error":
       return `${where}'s tool calls failed with the same error ${count} times in a row, whatever was tried (limit ${limit}).`;
     case "unchanged_after_edits":
-      return `The same check script gave the same output ${count} times in a row, each run after edits: the edits do not change what it shows (limit ${limit}).`;
+      return `The agent's check script showed what it showed before any edit again after ${count} rounds of edits: the edits do not reach what it checks (limit ${limit}).`;
     case "maxCycleIterations":
       return `Loop went round ${count} times; budget ${limit}.`;
     case "maxTurnsPerNode":

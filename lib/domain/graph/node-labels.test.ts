@@ -73,7 +73,7 @@ describe("node labels", () => {
     expect(explainFinding(finding({ signal: "repeated_tool_error", node: IMPLEMENTER, count: 3, limit: 3 }), labels))
       .toBe("Implementer's tool calls failed with the same error 3 times in a row, whatever was tried (limit 3).");
     expect(explainFinding(finding({ signal: "unchanged_after_edits", node: IMPLEMENTER, count: 3, limit: 3 }), labels))
-      .toBe("The same check script gave the same output 3 times in a row, each run after edits: the edits do not change what it shows (limit 3).");
+      .toBe("The agent's check script showed what it showed before any edit again after 3 rounds of edits: the edits do not reach what it checks (limit 3).");
     // Without labels, as before.
     expect(explainFinding(finding({ signal: "edge_without_progress", edge: "planner->researcher", count: 6, limit: 5 })))
       .toBe("planner → researcher taken 6 times since researcher last made progress (limit 5).");
