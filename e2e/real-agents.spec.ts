@@ -6,6 +6,7 @@ import { loopscopeCli } from "./support";
 const CORPUS = fileURLToPath(new URL("../../shared/real-traces/", import.meta.url));
 const SPOTTER = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
 const DJANGO = "django__django-11138";
+const ASTROPY = "astropy__astropy-13398";
 const MINI = `${CORPUS}mini-swe-agent/20251118_gemini-3-pro`;
 
 const findings = (page: Page) => page.getByRole("table", { name: "Findings" });
@@ -28,6 +29,7 @@ test.describe("real coding agents in the dashboard", () => {
       `${CORPUS}claude-code/spotter/${SPOTTER}`,
       `${MINI}/trajs/${DJANGO}`,
       `${MINI}/logs/${DJANGO}`,
+      `${MINI}/trajs/${ASTROPY}`,
     ]);
   });
 
@@ -74,5 +76,18 @@ test.describe("real coding agents in the dashboard", () => {
     const target = await openFindingEvent(page, "edit_undo");
     await expect(target).toContainText("record messages[105]");
     await expect(target.getByLabel("Raw event")).toContainText("<returncode>0</returncode>");
+  });
+
+  test("a mini-SWE-agent trajectory: its reproduce script prints the same wrong altitude after three edits, found at messages[47]", async ({ page }) => {
+    await page.goto(`/runs/${ASTROPY}`);
+    const finding = findings(page).locator('tr[data-finding-signal="unchanged_after_edits"]');
+    await expect(finding).toContainText("stalled");
+    await expect(finding).toContainText("python reproduce_issue.py");
+    await expect(finding.locator(".finding-at")).toHaveText(`${ASTROPY}.traj.json · messages[47]`);
+    await expect(page.locator(".halt-reason")).toContainText("Halted: stalled fired by unchanged_after_edits on main agent (3 of at most 3)");
+
+    const target = await openFindingEvent(page, "unchanged_after_edits");
+    await expect(target).toContainText("record messages[47]");
+    await expect(target.getByLabel("Raw event")).toContainText("Alt: 86.32363804613291 deg");
   });
 });
