@@ -7,7 +7,7 @@
 import { createHashMemo } from "../protocol/hashes";
 import type { LoopEvent } from "../protocol/types";
 import type { DetectorConfig } from "./config";
-import type { FindingEvidence, FindingPlace } from "./findings";
+import { createSignalFinding, type Finding, type FindingEvidence, type FindingPlace, type ProgressSignal } from "./findings";
 import { DetectorGraph, type Cycle, type EdgeRecord, type NodeRecord } from "./graph";
 import { HashStreak, RecentWindow, ToolStreak } from "./streaks";
 
@@ -146,4 +146,21 @@ export class RunState {
       limit,
     };
   }
+}
+
+/** Makes a no-progress finding at `event`, placed and evidenced from the run's state, and adds it to `out`. */
+export function pushSignal(
+  state: RunState,
+  out: Finding[],
+  signal: ProgressSignal,
+  event: LoopEvent,
+  node: NodeRecord | null,
+  edge: EdgeRecord | null,
+  count: number,
+  limit: number,
+): Finding {
+  const place = state.placeFinding(event, node, edge);
+  const finding = createSignalFinding(signal, place, count, limit, state.buildEvidence(node, count, limit));
+  out.push(finding);
+  return finding;
 }

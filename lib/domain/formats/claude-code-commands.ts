@@ -40,19 +40,7 @@ const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
  * @example isVerifyCommand("make -j4") // false
  */
 export function isVerifyCommand(command: string): boolean {
-  const keywords = new KeywordFinder(command);
-  if (!keywords.occursIn(0, command.length)) return false;
-  // Part by part, word by word, as far as needed: a command may carry a heredoc of thousands of words
-  // (each line a part, and only the few that hold a keyword are read as a step).
-  const separators = SEPARATORS;
-  separators.lastIndex = 0;
-  for (let from = 0; ; ) {
-    const found = separators.exec(command);
-    const end = found === null ? command.length : found.index;
-    if (keywords.occursIn(from, end) && readVerifyStep(new StepWords(command, from, end)) !== null) return true;
-    if (found === null) return false;
-    from = separators.lastIndex;
-  }
+  return someVerifyStep(command, (step) => step !== null);
 }
 
 /**
@@ -66,8 +54,27 @@ export function isVerifyCommand(command: string): boolean {
  * @example readCheckScript("python reproduce_issue.py && pytest tests/") // null
  */
 export function readCheckScript(command: string): string | null {
-  const keywords = new KeywordFinder(command);
   let script: string | null = null;
+  const runsMore = someVerifyStep(command, (step, words) => {
+    if (step === "script") script ??= words.scriptName;
+    return step === "runner";
+  });
+  return runsMore ? null : script;
+}
+
+/** What a step of a command verifies: a test runner or a commit (`runner`), the agent's check script (`script`), or nothing (`null`). */
+type VerifyStep = "runner" | "script" | null;
+
+/**
+ * Reads a command's steps in order, each that holds a verification keyword
+ * as `readVerifyStep` sees it, until `stop` says so; whether it did. Part by
+ * part, word by word, as far as needed: a command may carry a heredoc of
+ * thousands of words (each line a part, and only the few that hold a keyword
+ * are read as a step).
+ */
+function someVerifyStep(command: string, stop: (step: VerifyStep, words: StepWords) => boolean): boolean {
+  const keywords = new KeywordFinder(command);
+  if (!keywords.occursIn(0, command.length)) return false;
   const separators = SEPARATORS;
   separators.lastIndex = 0;
   for (let from = 0; ; ) {
@@ -75,11 +82,9 @@ export function readCheckScript(command: string): string | null {
     const end = found === null ? command.length : found.index;
     if (keywords.occursIn(from, end)) {
       const words = new StepWords(command, from, end);
-      const step = readVerifyStep(words);
-      if (step === "runner") return null;
-      if (step === "script") script ??= words.scriptName;
+      if (stop(readVerifyStep(words), words)) return true;
     }
-    if (found === null) return script;
+    if (found === null) return false;
     from = separators.lastIndex;
   }
 }
@@ -149,8 +154,8 @@ class StepWords {
   }
 }
 
-/** What a step of a command verifies: a test runner or a commit (`runner`), the agent's check script (`script`), or nothing (`null`). */
-function readVerifyStep(words: StepWords): "runner" | "script" | null {
+/** What one step of a command verifies (`VerifyStep`). */
+function readVerifyStep(words: StepWords): VerifyStep {
   let at = 0;
   for (;;) {
     const word = words.get(at);
@@ -175,7 +180,7 @@ function readVerifyStep(words: StepWords): "runner" | "script" | null {
 }
 
 /** `python tests/runtests.py …` (Django's runner) and `python manage.py test …` run tests; `python reproduce_issue.py` a check script. */
-function readPythonScript(words: StepWords, at: number): "runner" | "script" | null {
+function readPythonScript(words: StepWords, at: number): VerifyStep {
   const script = baseName(words.get(at) ?? "");
   if (TEST_BINARIES.has(script) || (script === "manage.py" && words.get(at + 1) === "test")) return "runner";
   if (!CHECK_SCRIPT.test(script)) return null;
