@@ -24,6 +24,12 @@ export function RunsCounts({ counts, query }: { counts: RunCounts; query: RunsQu
             href={buildRunsHref(query, { status: toggle(query.status, s) as RunsQuery["status"] })}
             aria-pressed={query.status.includes(s)} data-count-status={s}>
             <span className="count-n">{formatCount(counts.byStatus[s] ?? 0)}</span> {s}
+            {s === "running" && counts.idle > 0 ? (
+              <span className="count-sub" data-count-idle={counts.idle}
+                title="no event for over half an hour: the agent may have ended without saying so (a transcript has no end record), died, or be in one long step">
+                , {formatCount(counts.idle)} of them idle
+              </span>
+            ) : null}
           </Link>
         ))}
       </div>

@@ -132,6 +132,16 @@ export function buildRunsPageStatements(query: RunsQuery, kind: SqlKind, fields:
 }
 
 /**
+ * How many of the view's running runs have had no event since `before`
+ * (`isIdle`): a transcript has no end record, so a finished Claude Code
+ * session stays `running`. Only running rows are read, through a status index.
+ */
+export function buildIdleCountStatement(query: RunsQuery, kind: SqlKind, before: number): SqlPart {
+  const where = joinWhere([...buildRunsFilter(query, kind), { sql: `"status" = 'running' AND "lastEventAt" < ?`, params: [before] }]);
+  return { sql: `SELECT COUNT(*) AS "n" FROM "Run" ${where.sql}`, params: where.params };
+}
+
+/**
  * Counts per status and halt reason over the filtered runs, grouped in SQL.
  * SQLite reads them from the counts index, which holds every filter column
  * (without statistics its planner would pick one filter's index and read the

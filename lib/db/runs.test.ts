@@ -5,6 +5,7 @@ import { SORT_COLUMNS } from "./runs-where";
 import { DEFAULT_RUNS_QUERY, RUN_SORT_KEYS, parseRunsQuery, type RunsQuery } from "@/lib/format/runs-query";
 import { decodeRunsCursor } from "@/lib/format/runs-cursor";
 import { isRunSortKey } from "@/lib/format/runs-query";
+import { isIdle } from "@/lib/domain/runs/run-status";
 
 const kinds = await testDatabaseKinds();
 const DAY = 86_400_000;
@@ -95,6 +96,23 @@ describe.each(kinds)("run history queries on %s", (kind) => {
     expect(counts.byStatus.halted + counts.byStatus.done).toBe(match.length);
     expect(counts.byHaltReason.stalled ?? 0).toBe(match.filter((r) => r.haltReason === "stalled").length);
     expect(counts.byStatus.running).toBeUndefined();
+  });
+
+  it("counts the running runs that are idle, as the rows' badges say, under the view's filters", async () => {
+    const running = await t.db.all<{ id: string }>(`SELECT "id" FROM "Run" WHERE "status" = 'running' ORDER BY "id"`);
+    // Last events 10 minutes apart per run number; half an hour before `now` lies exactly on r017's.
+    for (const r of running) await t.db.run(`UPDATE "Run" SET "lastEventAt" = ? WHERE "id" = ?`, [T0 + Number(r.id.slice(1)) * 600_000, r.id]);
+    try {
+      const now = T0 + 200 * 60_000;
+      const rows = await t.db.all<{ status: string; lastEventAt: number | null; profile: string }>(`SELECT "status","lastEventAt","profile" FROM "Run"`);
+      const idle = rows.filter((r) => isIdle({ status: r.status, lastEventAt: r.lastEventAt === null ? null : Number(r.lastEventAt) }, now));
+      expect(idle).toHaveLength(3);
+      expect((await countRuns(DEFAULT_RUNS_QUERY, t.db, now)).idle).toBe(3);
+      expect((await countRuns(parseRunsQuery({ profile: "fast" }).query, t.db, now)).idle).toBe(idle.filter((r) => r.profile === "fast").length);
+      expect((await countRuns(parseRunsQuery({ status: "halted" }).query, t.db, now)).idle).toBe(0);
+    } finally {
+      await t.db.run(`UPDATE "Run" SET "lastEventAt" = NULL`);
+    }
   });
 
   it("filters on a missing terminal status or halt reason with `none`", async () => {

@@ -1,10 +1,10 @@
 import { createDictionary, toPlainObject } from "@/lib/domain/dictionary";
 import { getPrisma, getSql } from "./client";
 import type { SqlDb, SqlRow } from "./sql";
-import { buildRunCountsStatement, buildRunsPageStatements, SORT_COLUMNS } from "./runs-where";
+import { buildIdleCountStatement, buildRunCountsStatement, buildRunsPageStatements, SORT_COLUMNS } from "./runs-where";
 import { DEFAULT_RUNS_QUERY, type RunsQuery } from "@/lib/format/runs-query";
 import { encodeRunsCursor } from "@/lib/format/runs-cursor";
-import { awaitsPerson, isIdle } from "@/lib/domain/runs/run-status";
+import { awaitsPerson, IDLE_AFTER_MS, isIdle } from "@/lib/domain/runs/run-status";
 
 export interface RunListItem {
   id: string;
@@ -97,19 +97,25 @@ export interface RunCounts {
   byStatus: Record<string, number>;
   /** Per halt reason; runs without one are not counted here. */
   byHaltReason: Record<string, number>;
+  /** Of the running ones, how many are idle (`isIdle`: no event for half an hour, as of the read). */
+  idle: number;
 }
 
 /** How many of the view's runs there are, per status and per halt reason (all filters applied). */
-export async function countRuns(query: RunsQuery = DEFAULT_RUNS_QUERY, db?: SqlDb): Promise<RunCounts> {
+export async function countRuns(query: RunsQuery = DEFAULT_RUNS_QUERY, db?: SqlDb, now = Date.now()): Promise<RunCounts> {
   const sql = db ?? (await getSql());
   const s = buildRunCountsStatement(query, sql.kind);
   const rows = await sql.all<{ status: string; haltReason: string | null; n: number | string }>(s.sql, s.params);
-  const counts: RunCounts = { total: 0, byStatus: createDictionary(), byHaltReason: createDictionary() };
+  const counts: RunCounts = { total: 0, byStatus: createDictionary(), byHaltReason: createDictionary(), idle: 0 };
   for (const r of rows) {
     const n = Number(r.n);
     counts.total += n;
     counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + n;
     if (r.haltReason !== null) counts.byHaltReason[r.haltReason] = (counts.byHaltReason[r.haltReason] ?? 0) + n;
+  }
+  if ((counts.byStatus.running ?? 0) > 0) {
+    const idle = buildIdleCountStatement(query, sql.kind, now - IDLE_AFTER_MS);
+    counts.idle = Number((await sql.get<{ n: number | string }>(idle.sql, idle.params))?.n ?? 0);
   }
   return { ...counts, byStatus: toPlainObject(counts.byStatus), byHaltReason: toPlainObject(counts.byHaltReason) };
 }
