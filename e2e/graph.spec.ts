@@ -234,6 +234,27 @@ test.describe("run graph", () => {
     await expect(page.getByTestId("edge-label-coder->verifier")).toHaveText("×2");
   });
 
+  test("a loop that goes round without its driver: never-taken declared edges dashed, the badge says what it counts", async ({ page, request }) => {
+    const runId = uniqueRunId("graph-inner-loop");
+    const declared = [{ from: "planner", to: "coder" }, { from: "coder", to: "verifier" }, { from: "verifier", to: "planner" }];
+    const rounds = [1, 2, 3].flatMap(() => [{ type: "edge.traversed", from: "coder", to: "verifier" }, { type: "edge.traversed", from: "verifier", to: "coder" }]);
+    await postEvents(request, runId, [
+      { type: "run.started", title: "Inner loop", graph: { nodes: [{ id: "planner" }, { id: "coder" }, { id: "verifier" }], edges: declared } },
+      ...rounds,
+    ]);
+    await openGraph(page, runId);
+    // One loop over all three nodes (declared edges count), driven by the planner, which coder and verifier never return to.
+    await expect(node(page, "planner").getByTestId("loop-badge")).toHaveText("Loop 0/8");
+    await expect(node(page, "planner").getByTestId("loop-badge")).toHaveAttribute("title", /^Back to this node 0 times from inside the loop, of at most 8\. Iterations are counted at the loop's driver/);
+    await expect(page.locator('[data-testid="rf__edge-coder->verifier"] .gedge-cycle')).toHaveCount(1);
+    await expect(page.locator('[data-testid="rf__edge-verifier->coder"] .gedge-cycle')).toHaveCount(1);
+    for (const edge of ["planner->coder", "verifier->planner"]) {
+      await expect(page.locator(`[data-testid="rf__edge-${edge}"] .gedge-declared`)).toHaveCount(1);
+    }
+    await node(page, "planner").click();
+    await expect(inspector(page)).toContainText("Loop 0/8, one iteration for each return to planner from inside the loop");
+  });
+
   test("reads on a narrow window", async ({ page }) => {
     await page.setViewportSize({ width: 420, height: 900 });
     await openGraph(page, FAILURE_RUN, "?node=verifier");

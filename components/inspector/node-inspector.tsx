@@ -78,7 +78,7 @@ export function NodeInspector({ runId, nodeId, version, report, labels, onClose,
           </dl>
           {top.cycle ? (
             <p className="inspector-hint">
-              In loop <code title={top.cycle.nodes.join(", ")}>{describeCycle(top.cycle, labels)}</code>, driven by <code><NodeName id={top.cycle.driver} labels={labels} /></code>: Loop {top.cycle.iterations}/{top.cycle.limit}
+              In loop <code title={top.cycle.nodes.join(", ")}>{describeCycle(top.cycle, labels)}</code>, driven by <code><NodeName id={top.cycle.driver} labels={labels} /></code>: Loop {top.cycle.iterations}/{top.cycle.limit}, one iteration for each return to <NodeName id={top.cycle.driver} labels={labels} /> from inside the loop
             </p>
           ) : null}
         </>

@@ -23,7 +23,7 @@ export const AgentNode = memo(function AgentNode({ data }: NodeProps<AgentFlowNo
         {node && showsNodeId(view) ? <span className="mono">{node.id} · </span> : null}
         {view.turns} {view.turns === 1 ? "turn" : "turns"} · {formatTokens(view.tokens)} tok
       </div>
-      <NodeBadges cycle={view.cycle} halts={view.halts} />
+      <NodeBadges cycle={view.cycle} halts={view.halts} driverName="this node" />
       <HaltWhy halts={view.halts} members={view.members} />
       <Handle type="source" position={Position.Right} isConnectable={false} className="ghandle" />
     </div>

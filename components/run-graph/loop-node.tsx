@@ -18,7 +18,7 @@ export const LoopNode = memo(function LoopNode({ data }: NodeProps<LoopFlowNode>
       <div className="gnode-meta">
         {view.members.length} nodes · {view.turns} turns · {formatTokens(view.tokens)} tok · <span className="gloop-open">expand ▸</span>
       </div>
-      <NodeBadges cycle={view.cycle} halts={view.halts} />
+      <NodeBadges cycle={view.cycle} halts={view.halts} driverName={view.cycle?.driver ?? ""} />
       <HaltWhy halts={view.halts} members={view.members} />
       <Handle type="source" position={Position.Right} isConnectable={false} className="ghandle" />
     </div>

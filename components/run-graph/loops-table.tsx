@@ -1,9 +1,9 @@
 import { describeCycle } from "@/lib/domain/graph/collapse-graph";
-import type { NodeLabels } from "@/lib/domain/graph/node-labels";
+import { labelNode, type NodeLabels } from "@/lib/domain/graph/node-labels";
 import type { RunGraph } from "@/lib/domain/graph/types";
 import { NodeName } from "@/components/run/node-name";
 import { humanize } from "@/lib/format/values";
-import { toLoopTone } from "./node-badges";
+import { describeLoopBadge, toLoopTone } from "./node-badges";
 
 interface LoopsTableProps {
   graph: RunGraph;
@@ -38,7 +38,7 @@ export function LoopsTable({ graph, labels, collapsed, onToggle, onOpen }: Loops
               <tr key={c.cycleId} data-cycle-id={c.cycleId}>
                 <td className="mono" title={c.nodes.join(", ")}>{describeCycle(c, labels)}<div className="run-sub">{c.nodes.length} {c.nodes.length === 1 ? "node" : "nodes"} · {c.cycleId}</div></td>
                 <td><button type="button" className="linklike mono" onClick={(e) => { onOpen(c.driver); showCanvas(e.currentTarget); }}><NodeName id={c.driver} labels={labels} /></button></td>
-                <td className="num"><span className={`badge loop ${toLoopTone(c)}`}>Loop {c.iterations}/{c.limit}</span></td>
+                <td className="num"><span className={`badge loop ${toLoopTone(c)}`} title={describeLoopBadge(c, labelNode(labels, c.driver))}>Loop {c.iterations}/{c.limit}</span></td>
                 <td>
                   {c.halts.length === 0 ? "—" : c.halts.map((h) => (
                     <div key={h.findingId}><span className="badge bad">{humanize(h.haltReason)}</span> {h.explanation}</div>

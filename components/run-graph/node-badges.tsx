@@ -7,14 +7,26 @@ export function toLoopTone(cycle: Pick<GraphCycle, "iterations" | "limit" | "hal
   return cycle.iterations >= Math.ceil(cycle.limit * 0.75) ? "warn" : "";
 }
 
+/**
+ * What a `Loop k/N` badge counts, in words: iterations are returns to the
+ * loop's driver (its node that appeared first), so a loop whose traffic goes
+ * round elsewhere (coder ⇄ verifier inside a loop driven by the planner)
+ * reads low, and the badge says why.
+ */
+export function describeLoopBadge(cycle: Pick<GraphCycle, "iterations" | "limit" | "halted">, driverName: string): string {
+  const times = cycle.iterations === 1 ? "time" : "times";
+  return `Back to ${driverName} ${cycle.iterations} ${times} from inside the loop, of at most ${cycle.limit}${cycle.halted ? " · halted" : ""}. ` +
+    `Iterations are counted at the loop's driver, the first of its nodes to appear in the run.`;
+}
+
 /** The badge row of a drawn node: `Loop k/N` on a driver or collapsed loop, then each halt reason once. */
-export function NodeBadges({ cycle, halts }: { cycle: GraphCycle | null; halts: readonly HaltMark[] }) {
+export function NodeBadges({ cycle, halts, driverName }: { cycle: GraphCycle | null; halts: readonly HaltMark[]; driverName: string }) {
   const reasons = [...new Set(halts.map((h) => h.haltReason))];
   if (!cycle && reasons.length === 0) return null;
   return (
     <div className="gnode-badges">
       {cycle ? (
-        <span className={`badge loop ${toLoopTone(cycle)}`} data-testid="loop-badge" title={`${cycle.iterations} iterations of at most ${cycle.limit}${cycle.halted ? " · halted" : ""}`}>
+        <span className={`badge loop ${toLoopTone(cycle)}`} data-testid="loop-badge" title={describeLoopBadge(cycle, driverName)}>
           Loop {cycle.iterations}/{cycle.limit}
         </span>
       ) : null}

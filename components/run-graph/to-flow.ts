@@ -6,6 +6,18 @@ import type { FlowEdge, FlowNode } from "./flow-types";
 
 const MARKER_COLOR = { halted: "#b42318", cycle: "#b45309", declared: "#9aa4b2", plain: "#475569" } as const;
 
+/**
+ * How an edge is drawn. A declared edge never taken is dashed even inside a
+ * loop: the detector counts declared edges into the loop before they are
+ * taken, but drawn in the loop's colour they would show a path the agents
+ * never went (as the compare overlay already draws them).
+ */
+export function toEdgeKind(view: ViewGraph["edges"][number]): keyof typeof MARKER_COLOR {
+  if (view.halts.length > 0) return "halted";
+  if (view.declaredOnly) return "declared";
+  return view.inCycle ? "cycle" : "plain";
+}
+
 function describeNode(view: ViewGraph["nodes"][number], labels: NodeLabels): string {
   const parts = [view.kind === "loop" ? `Loop of ${view.members.length} nodes: ${view.members.map((id) => labelNode(labels, id)).join(", ")}` : view.label];
   if (view.cycle) parts.push(`Loop ${view.cycle.iterations} of ${view.cycle.limit}`);
@@ -50,7 +62,7 @@ export function toFlowElements(view: ViewGraph, layout: GraphLayout, selectedId:
   for (const e of view.edges) {
     if (!placed.has(e.source) || !placed.has(e.target)) continue;
     const route = layout.edges[e.id];
-    const kind = e.halts.length > 0 ? "halted" : e.inCycle ? "cycle" : e.declaredOnly ? "declared" : "plain";
+    const kind = toEdgeKind(e);
     edges.push({
       id: e.id,
       source: e.source,

@@ -4,6 +4,7 @@ import { BaseEdge, type EdgeProps } from "@xyflow/react";
 import { formatTraversals } from "@/lib/domain/graph/prepare-layout";
 import { routeEdge, toStrokeWidth } from "./edge-route";
 import type { FlowEdge } from "./flow-types";
+import { toEdgeKind } from "./to-flow";
 
 /**
  * One edge along ELK's route, with its traversal count. Self-loops are drawn
@@ -14,7 +15,7 @@ export const TraversalEdge = memo(function TraversalEdge(props: EdgeProps<FlowEd
   if (!data) return null;
   const { view, points } = data;
   const { path, label } = routeEdge(props, points, data.label);
-  const kind = view.halts.length > 0 ? "halted" : view.inCycle ? "cycle" : view.declaredOnly ? "declared" : "plain";
+  const kind = toEdgeKind(view);
   const text = formatTraversals(view.traversals);
   return (
     <>
