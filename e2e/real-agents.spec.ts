@@ -84,7 +84,8 @@ test.describe("real coding agents in the dashboard", () => {
     await expect(finding).toContainText("stalled");
     await expect(finding).toContainText("python reproduce_issue.py");
     await expect(finding.locator(".finding-at")).toHaveText(`${ASTROPY}.traj.json · messages[47]`);
-    await expect(page.locator(".halt-reason")).toContainText("Halted: stalled fired by unchanged_after_edits on main agent (3 of at most 3)");
+    // The trajectory ran to its end: the loop was found in it, not stopped there.
+    await expect(page.locator(".halt-reason")).toContainText("Loop found: stalled fired by unchanged_after_edits on main agent (3 of at most 3)");
 
     const target = await openFindingEvent(page, "unchanged_after_edits");
     await expect(target).toContainText("record messages[47]");

@@ -9,6 +9,15 @@ import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/s
 import { HaltPlace } from "./node-name";
 import { awaitsPerson, isIdle } from "@/lib/domain/runs/run-status";
 
+/**
+ * How the header names a run's halt: a run that stands halted (or paused)
+ * "Halted"; one that went on to an end, as a transcript read after the fact
+ * does, had a loop found in it but was never stopped there.
+ */
+function haltHeading(status: string): string {
+  return status === "halted" || status === "paused" ? "Halted:" : "Loop found:";
+}
+
 /** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
 export function RunHeader({ run, decisions = [], shared = false }: { run: RunDetail; decisions?: DecisionHistoryItem[]; shared?: boolean }) {
   const halt = findHaltFinding(run);
@@ -27,13 +36,14 @@ export function RunHeader({ run, decisions = [], shared = false }: { run: RunDet
           <RunStory findings={run.findings} decisions={decisions} terminalStatus={run.terminalStatus} status={run.status} nodeLabels={run.nodeLabels} />
         ) : run.haltReason ? (
           <p className="halt-reason">
-            <strong>Halted:</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
+            <strong>{haltHeading(run.status)}</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
             {halt ? (
               <>
                 fired by <a href={`#finding-${halt.id}`}><code>{halt.signal ?? "runtime"}</code></a>
                 {halt.edge || halt.node ? <> on <code><HaltPlace edge={halt.edge} node={halt.node} labels={run.nodeLabels} /></code></> : null}
                 {halt.count !== null && halt.limit !== null ? <> ({halt.count} of at most {halt.limit})</> : null}
                 {" "}at event <a href={`#${getEventAnchor(halt.atEventId)}`}><code>{halt.atEventId}</code></a>
+                {run.findings.length > 1 ? <>, the latest of <a href="#findings">{run.findings.length} findings</a></> : null}
               </>
             ) : null}
           </p>
