@@ -21,7 +21,11 @@ test.describe("resuming a stalled run", () => {
     // The detector halts the planner↔researcher loop past its budget of 4 iterations.
     await agent.waitFor((e) => e.agent === "halted" && e.runId === runId);
 
-    await page.goto("/");
+    // From any page, the top bar leads back to the runs that wait.
+    await page.goto("/trends");
+    await expect(page.getByTestId("needs-you-link")).toHaveText(/^\d+ needs? you$/);
+    await page.getByTestId("needs-you-link").click();
+    await expect(page).toHaveURL(/\/$/);
     const needsYou = page.getByRole("region", { name: /Needs you/ });
     const item = needsYou.locator(`li[data-run-id="${runId}"]`);
     await expect(item).toContainText("Parse the vendor's CSV invoices");

@@ -12,7 +12,7 @@ export { BrandMark };
 export function AppHeader({ viewer }: { viewer: { name: string; role: Role } | null }) {
   return (
     <header className="app-header">
-      <Link href="/runs" className="brand" aria-label="Loopscope home">
+      <Link href="/" className="brand" aria-label="Loopscope home">
         <BrandMark />
         Loopscope
       </Link>

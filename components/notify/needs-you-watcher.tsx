@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
+import Link from "next/link";
 import { unstoppableLoopHint } from "@/lib/domain/notify/rules";
 import { NOTIFY_HEADLINES } from "@/lib/domain/notify/types";
 
@@ -39,6 +40,7 @@ export function NeedsYouWatcher() {
   const [optedIn, setOptedIn] = useState(false);
   const seen = useRef<Set<string> | null>(null);
   const optedInRef = useRef(false);
+  const [waiting, setWaiting] = useState(0);
 
   useEffect(() => {
     setPermission(typeof Notification === "undefined" ? "unsupported" : Notification.permission);
@@ -56,6 +58,7 @@ export function NeedsYouWatcher() {
         if (!res.ok || stopped) return;
         const body = (await res.json()) as { total: number; runs: WaitingRun[]; loops?: LiveLoop[] };
         document.title = body.total > 0 ? `(${body.total}) ${base()}` : base();
+        setWaiting(body.total);
         const loops = body.loops ?? [];
         const keyOf = (r: WaitingRun) => `${r.runId}\u0000${r.key}`;
         const keys = new Set([...body.runs, ...loops].map(keyOf));
@@ -82,25 +85,37 @@ export function NeedsYouWatcher() {
     };
   }, []);
 
-  if (permission === "unsupported" || permission === "denied") return null;
+  // From every page, the way back to the runs that wait (the home page lists them first).
+  const needsYou = waiting > 0 ? (
+    <Link href="/" className="badge warn needs-you-link" data-testid="needs-you-link" title="Runs that wait for a person to decide: open the list">
+      {waiting} {waiting === 1 ? "needs" : "need"} you
+    </Link>
+  ) : null;
+  if (permission === "unsupported" || permission === "denied") return needsYou;
   if (optedIn && permission === "granted") {
     return (
-      <button type="button" className="link-button notify-toggle" title="Desktop notifications are on for this browser" onClick={() => {
-        localStorage.setItem(OPT_IN, "off");
-        optedInRef.current = false;
-        setOptedIn(false);
-      }}>🔔 on</button>
+      <>
+        {needsYou}
+        <button type="button" className="link-button notify-toggle" title="Desktop notifications are on for this browser" onClick={() => {
+          localStorage.setItem(OPT_IN, "off");
+          optedInRef.current = false;
+          setOptedIn(false);
+        }}>🔔 on</button>
+      </>
     );
   }
   return (
-    <button type="button" className="link-button notify-toggle" onClick={async () => {
-      const p = await Notification.requestPermission();
-      setPermission(p);
-      if (p === "granted") {
-        localStorage.setItem(OPT_IN, "on");
-        optedInRef.current = true;
-        setOptedIn(true);
-      }
-    }}>Notify me when a run waits</button>
+    <>
+      {needsYou}
+      <button type="button" className="link-button notify-toggle" onClick={async () => {
+        const p = await Notification.requestPermission();
+        setPermission(p);
+        if (p === "granted") {
+          localStorage.setItem(OPT_IN, "on");
+          optedInRef.current = true;
+          setOptedIn(true);
+        }
+      }}>Notify me when a run waits</button>
+    </>
   );
 }
