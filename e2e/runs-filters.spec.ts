@@ -5,7 +5,8 @@ const rowIds = (page: Page) => runsTable(page).locator("tbody tr").evaluateAll((
 
 /** Ticks one value of a filter drop-down and waits for the URL to carry it. */
 async function tick(page: Page, menu: string, value: string, param: RegExp) {
-  await page.locator("summary", { hasText: menu }).click();
+  // The filter menu's own summary (labelled "<menu>: …"), not another folded section that mentions the word.
+  await page.locator(`summary[aria-label^="${menu}:"]`).click();
   await page.getByRole("group", { name: menu }).getByLabel(value, { exact: true }).check();
   await expect(page).toHaveURL(param);
 }

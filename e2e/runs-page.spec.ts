@@ -53,6 +53,12 @@ test.describe("runs page", () => {
     await expect(errors).toContainText("flaky-agent.jsonl:3");
     await expect(errors).toContainText('field "durationMs" must be a number');
     await expect(errors).toContainText("flaky-agent.jsonl:7");
+    // A README beside the traces is no error: it is listed, folded, as a file not read.
+    await expect(errors).not.toContainText("README.md");
+    const unread = page.getByRole("region", { name: "Files not read" });
+    await expect(unread.locator("summary")).toHaveText(/^Not read: \d+ files? in no supported format$/);
+    await unread.locator("summary").click();
+    await expect(unread).toContainText("README.md");
     await page.screenshot({ path: "test-results/screens/runs-page.png", fullPage: true });
   });
 

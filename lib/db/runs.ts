@@ -5,6 +5,7 @@ import { buildIdleCountStatement, buildRunCountsStatement, buildRunsPageStatemen
 import { DEFAULT_RUNS_QUERY, type RunsQuery } from "@/lib/format/runs-query";
 import { encodeRunsCursor } from "@/lib/format/runs-cursor";
 import { awaitsPerson, IDLE_AFTER_MS, isIdle } from "@/lib/domain/runs/run-status";
+import { UNSUPPORTED_FORMAT_MESSAGE } from "@/lib/domain/formats/parse-source";
 
 export interface RunListItem {
   id: string;
@@ -158,16 +159,28 @@ export interface IngestErrorItem {
   createdAt: number;
 }
 
-/** The most recent ingest errors (bad lines and unreadable files). */
-export async function listIngestErrors(limit = 20): Promise<{ errors: IngestErrorItem[]; total: number }> {
+/** The ingest errors that only say a whole file is in no supported format (a folder's README, checksums). */
+const UNSUPPORTED_FILE = { line: null, message: UNSUPPORTED_FORMAT_MESSAGE };
+
+export interface IngestErrorList {
+  /** The latest bad lines and unreadable files, newest first. */
+  errors: IngestErrorItem[];
+  total: number;
+  /** Files left unread because they are in no supported format: nothing in them was lost, so they are no error. */
+  unsupported: IngestErrorItem[];
+  unsupportedTotal: number;
+}
+
+/** The most recent ingest errors, with the files in no supported format apart. */
+export async function listIngestErrors(limit = 20): Promise<IngestErrorList> {
   const prisma = await getPrisma();
-  const [errors, total] = await Promise.all([
-    prisma.ingestError.findMany({
-      select: { id: true, source: true, line: true, message: true, createdAt: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: limit,
-    }),
-    prisma.ingestError.count(),
+  const select = { id: true, source: true, line: true, message: true, createdAt: true } as const;
+  const orderBy = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+  const [errors, total, unsupported, unsupportedTotal] = await Promise.all([
+    prisma.ingestError.findMany({ select, where: { NOT: UNSUPPORTED_FILE }, orderBy, take: limit }),
+    prisma.ingestError.count({ where: { NOT: UNSUPPORTED_FILE } }),
+    prisma.ingestError.findMany({ select, where: UNSUPPORTED_FILE, orderBy, take: limit }),
+    prisma.ingestError.count({ where: UNSUPPORTED_FILE }),
   ]);
-  return { errors, total };
+  return { errors, total, unsupported, unsupportedTotal };
 }

@@ -76,7 +76,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Search 
           </>
         )}
       </section>
-      <IngestErrors errors={errors.errors} total={errors.total} />
+      <IngestErrors list={errors} />
     </main>
   );
 }
