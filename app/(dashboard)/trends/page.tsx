@@ -31,7 +31,9 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
       <TrendsFilters filters={filters} statuses={RUN_STATUSES} haltReasons={reasons} profiles={t.options.profiles} formats={t.options.formats} />
       <div className="stats" aria-label="Summary">
         <div className="stat"><div className="n">{t.runCount}</div><div className="l">runs</div></div>
-        <div className="stat"><div className="n">{t.haltCount}</div><div className="l">halts</div></div>
+        <div className="stat" title="Every detector finding and runtime halt of these runs: a run can have several, so this is no count of halted runs">
+          <div className="n">{t.haltCount}</div><div className="l">findings and halts</div>
+        </div>
         <div className="stat"><div className="n">{spend.halted.loops}</div><div className="l">halted loops</div></div>
         <div className="stat"><div className="n">{spend.halted.steps}</div><div className="l">steps in halted loops ({share}%)</div></div>
         <div className="stat"><div className="n">{formatTokens(spend.halted.tokens)}</div><div className="l">tokens in halted loops</div></div>
