@@ -56,4 +56,24 @@ describe("group comparison", () => {
     });
     expect(compareGroups(summarizeGroup([], []), b).a).toMatchObject({ runCount: 0, haltedRuns: 0, byReason: [], medianStepsToSuccess: null });
   });
+
+  it("counts an edge as one whatever the case of its nodes' names, named by its labelled nodes", () => {
+    const unlabelled = buildRunGraph({
+      runId: "u", maxCycleIterations: 8, version: "1", live: false, findings: [],
+      nodes: [
+        { nodeId: "planner", label: null, role: null, declared: true, turns: 3, tokens: 0, costUsd: 0, runtimeMs: 0, firstSeen: 0 },
+        { nodeId: "researcher", label: null, role: null, declared: true, turns: 3, tokens: 0, costUsd: 0, runtimeMs: 0, firstSeen: 1 },
+      ],
+      edges: [
+        { fromNode: "planner", toNode: "researcher", declared: true, traversals: 3 },
+        { fromNode: "researcher", toNode: "planner", declared: true, traversals: 3 },
+      ],
+    });
+    const g = summarizeGroup([run("u"), run("a")], [unlabelled, loopGraph("a", 4)]);
+    expect(g.loopingEdges.filter((e) => e.label.toLowerCase() === "planner → researcher")).toEqual([{ label: "Planner → Researcher", traversals: 7, runs: 2 }]);
+    const c = compareGroups(summarizeGroup([run("u")], [unlabelled]), summarizeGroup([run("a")], [loopGraph("a", 4)]));
+    expect(c.edges.filter((e) => e.label.toLowerCase() === "planner → researcher")).toEqual([
+      { label: "planner → researcher", a: { traversals: 3, runs: 1, perRun: 3 }, b: { traversals: 4, runs: 1, perRun: 4 } },
+    ]);
+  });
 });

@@ -89,24 +89,33 @@ export function summarizeGroup(runs: readonly GroupRunFacts[], graphs: readonly 
 /**
  * Edges inside loops across a group's runs, counted by their nodes' names as
  * the graph draws them (`Planner → Researcher`: a workflow that names its
- * nodes anew each run still adds up), most traversed first.
+ * nodes anew each run still adds up), most traversed first. Names match
+ * whatever their case: one runtime labels its node `Coder`, another only has
+ * the id `coder`, and both are the same edge; the label shown is a labelled
+ * node's where one exists.
  */
 export function rankLoopingEdges(graphs: readonly Pick<RunGraph, "nodes" | "edges">[], top = TOP_EDGES): GroupSummary["loopingEdges"] {
-  const byLabel = new Map<string, { label: string; traversals: number; runs: number }>();
+  const byKey = new Map<string, { label: string; traversals: number; runs: number; labelled: boolean }>();
   for (const g of graphs) {
-    const names = new Map(g.nodes.map((n) => [n.id, n.label !== null && n.label.trim() !== "" ? revealInvisible(n.label) : n.id]));
+    const labelled = new Map(g.nodes.filter((n) => n.label !== null && n.label.trim() !== "").map((n) => [n.id, revealInvisible(n.label as string)]));
     const seen = new Set<string>();
     for (const e of g.edges) {
       if (e.cycleId === null || e.traversals === 0) continue;
-      const label = `${names.get(e.from) ?? e.from} → ${names.get(e.to) ?? e.to}`;
-      const entry = byLabel.get(label) ?? { label, traversals: 0, runs: 0 };
+      const label = `${labelled.get(e.from) ?? e.from} → ${labelled.get(e.to) ?? e.to}`;
+      const key = label.toLowerCase();
+      const hasLabels = labelled.has(e.from) && labelled.has(e.to);
+      const entry = byKey.get(key) ?? { label, traversals: 0, runs: 0, labelled: hasLabels };
+      if (hasLabels && !entry.labelled) Object.assign(entry, { label, labelled: true });
       entry.traversals += e.traversals;
-      if (!seen.has(label)) entry.runs++;
-      seen.add(label);
-      byLabel.set(label, entry);
+      if (!seen.has(key)) entry.runs++;
+      seen.add(key);
+      byKey.set(key, entry);
     }
   }
-  return [...byLabel.values()].sort((x, y) => y.traversals - x.traversals || y.runs - x.runs || (x.label < y.label ? -1 : 1)).slice(0, top);
+  return [...byKey.values()]
+    .map(({ label, traversals, runs }) => ({ label, traversals, runs }))
+    .sort((x, y) => y.traversals - x.traversals || y.runs - x.runs || (x.label < y.label ? -1 : 1))
+    .slice(0, top);
 }
 
 /**
@@ -123,9 +132,12 @@ export function compareGroups(a: GroupSummary, b: GroupSummary): GroupComparison
   const reasons = reasonNames
     .map((reason) => ({ reason, a: pick(a, reason), b: pick(b, reason) }))
     .sort((x, y) => Math.max(y.a.rate, y.b.rate) - Math.max(x.a.rate, x.b.rate) || (x.reason < y.reason ? -1 : 1));
-  const labels = [...new Set([...a.loopingEdges, ...b.loopingEdges].map((e) => e.label))];
+  // By name whatever its case, as within a group; shown as the first group that has it names it.
+  const byName = new Map<string, string>();
+  for (const e of [...a.loopingEdges, ...b.loopingEdges]) if (!byName.has(e.label.toLowerCase())) byName.set(e.label.toLowerCase(), e.label);
+  const labels = [...byName.values()];
   const side = (g: GroupSummary, label: string) => {
-    const e = g.loopingEdges.find((x) => x.label === label);
+    const e = g.loopingEdges.find((x) => x.label.toLowerCase() === label.toLowerCase());
     const traversals = e?.traversals ?? 0;
     return { traversals, runs: e?.runs ?? 0, perRun: g.runCount === 0 ? 0 : traversals / g.runCount };
   };
