@@ -73,6 +73,9 @@ test.describe("trends", () => {
     await page.goto("/trends?from=2030-01-01");
     await expect(page.getByText("over 0 runs")).toBeVisible();
     await expect(card(page, "Halts per day")).toContainText("Nothing in these runs.");
+    // A malformed date is dropped, and the page says so.
+    await page.goto("/trends?from=garbage&haltReason=repeated_error");
+    await expect(page.getByRole("status").filter({ hasText: "Ignored in this link" })).toContainText("from=garbage (not a date (YYYY-MM-DD))");
   });
 
   test("reads on a narrow window", async ({ page }) => {

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/access";
 import { getTrends } from "@/lib/db/trends";
-import { HALT_REASONS, readTrendFilters } from "@/lib/domain/graph/trend-filters";
+import { HALT_REASONS, listIgnoredTrendParams, readTrendFilters } from "@/lib/domain/graph/trend-filters";
+import { InvalidParamsNotice } from "@/components/runs/runs-notices";
 import { RUN_STATUSES } from "@/lib/domain/runs/run-status";
 import { formatCost, formatTokens } from "@/lib/format/values";
 import { ChartCard } from "@/components/trends/chart-card";
@@ -17,7 +18,8 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 /** Across runs: halts per day, looping edges, tests that keep agents stuck, and what halted loops cost. */
 export default async function TrendsPage({ searchParams }: { searchParams: Search }) {
   await requirePageUser();
-  const filters = readTrendFilters(await searchParams);
+  const params = await searchParams;
+  const filters = readTrendFilters(params);
   const t = await getTrends(filters);
   const spend = t.loopSpend;
   const share = spend.all.steps > 0 ? Math.round((spend.halted.steps / spend.all.steps) * 100) : 0;
@@ -28,6 +30,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
         <h1>Trends</h1>
         <span className="sub">over {t.runCount} {t.runCount === 1 ? "run" : "runs"}{t.capped ? " (the latest; narrow the filters to see older ones)" : ""}</span>
       </div>
+      <InvalidParamsNotice invalid={listIgnoredTrendParams(params, filters)} />
       <TrendsFilters filters={filters} statuses={RUN_STATUSES} haltReasons={reasons} profiles={t.options.profiles} formats={t.options.formats} />
       <div className="stats" aria-label="Summary">
         <div className="stat"><div className="n">{t.runCount}</div><div className="l">runs</div></div>

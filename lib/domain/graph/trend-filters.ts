@@ -48,6 +48,32 @@ export function readTrendFilters(params: Record<string, string | string[] | unde
   };
 }
 
+/** A link parameter `readTrendFilters` dropped, and why (the page says so rather than silently showing everything). */
+export interface IgnoredTrendParam {
+  param: string;
+  value: string;
+  reason: string;
+}
+
+/**
+ * The parameters of `params` that `filters` (read from them) left out: a
+ * malformed date, an over-long value. Empty values are no filter, not errors.
+ *
+ * @example listIgnoredTrendParams({ from: "garbage" }, readTrendFilters({ from: "garbage" }))
+ * // [{ param: "from", value: "garbage", reason: "not a date (YYYY-MM-DD)" }]
+ */
+export function listIgnoredTrendParams(params: Record<string, string | string[] | undefined>, filters: TrendFilters): IgnoredTrendParam[] {
+  const ignored: IgnoredTrendParam[] = [];
+  for (const key of KEYS) {
+    const raw = params[key];
+    const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? "";
+    if (value === "" || filters[key] !== null) continue;
+    const reason = key === "from" || key === "to" ? "not a date (YYYY-MM-DD)" : "longer than 200 characters";
+    ignored.push({ param: key, value: value.length > 60 ? `${value.slice(0, 60)}…` : value, reason });
+  }
+  return ignored;
+}
+
 /** The filters as a query string (without `?`), keys in a fixed order, empty ones left out. */
 export function writeTrendFilters(filters: TrendFilters): string {
   const q = new URLSearchParams();

@@ -6,7 +6,7 @@ import type { RunFacts } from "../formats/types";
 import { buildRunGraph } from "./build-run-graph";
 import { explainFinding } from "./explain-finding";
 import { readReportEvidence } from "./report-evidence";
-import { readTrendFilters, toStartedAtRange, writeTrendFilters } from "./trend-filters";
+import { listIgnoredTrendParams, readTrendFilters, toStartedAtRange, writeTrendFilters } from "./trend-filters";
 import { countHaltsPerDay } from "./trend-halts";
 import { describeEdgeIds, rankLoopingEdges, sumLoopSpend } from "./trend-loops";
 import { rankFailingTests } from "./trend-tests";
@@ -98,6 +98,17 @@ describe("trends", () => {
     expect(f).toEqual({ from: "2026-11-01", to: null, status: null, haltReason: "stalled", profile: "fast", format: null });
     expect(writeTrendFilters(f)).toBe("from=2026-11-01&haltReason=stalled&profile=fast");
     expect(toStartedAtRange({ from: "2026-11-01", to: "2026-11-01" })).toEqual({ gte: Date.parse("2026-11-01T00:00:00Z"), lt: Date.parse("2026-11-02T00:00:00Z") });
+  });
+
+  it("lists the link parameters it dropped, and why", () => {
+    const params = { from: "garbage", to: "2026-13-45", status: "", profile: "x".repeat(201), haltReason: "stalled" };
+    expect(listIgnoredTrendParams(params, readTrendFilters(params))).toEqual([
+      { param: "from", value: "garbage", reason: "not a date (YYYY-MM-DD)" },
+      { param: "to", value: "2026-13-45", reason: "not a date (YYYY-MM-DD)" },
+      { param: "profile", value: `${"x".repeat(60)}…`, reason: "longer than 200 characters" },
+    ]);
+    const good = { from: "2026-11-01", format: "codex" };
+    expect(listIgnoredTrendParams(good, readTrendFilters(good))).toEqual([]);
   });
 
   it("explains findings in one sentence", () => {
