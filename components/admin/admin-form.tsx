@@ -1,25 +1,49 @@
 "use client";
-import { useActionState, type ReactNode } from "react";
+import { createContext, useActionState, useContext, useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode } from "react";
 import type { AdminState } from "@/lib/actions/admin";
 import { CopyButton } from "@/components/share/copy-button";
+import { ConfirmButton } from "@/components/forms/confirm-button";
 
 const IDLE: AdminState = { status: "idle" };
 
-/** A small admin form: its fields, its submit button, and the answer (a secret shown once, with Copy). */
-export function AdminForm({ action, children, submit, label, className, danger }: {
+/** The field the server refused in this form, and the id of the message saying why. */
+const RefusedField = createContext<{ field: string | null; errorId: string }>({ field: null, errorId: "" });
+
+/**
+ * A small admin form: its fields, its submit button, and the answer (a secret
+ * shown once, with Copy). With `confirm`, the button asks first (revoke a key,
+ * remove a user: neither can be undone). When the server refuses a field, that
+ * field is marked and gets the focus, which otherwise falls to the page while
+ * the button is disabled.
+ */
+export function AdminForm({ action, children, submit, label, className, danger, confirm }: {
   action: (prev: AdminState, form: FormData) => Promise<AdminState>;
   children?: ReactNode;
   submit: string;
   label: string;
   className?: string;
   danger?: boolean;
+  confirm?: { question: string; consequence: string; confirm: string };
 }) {
   const [state, run, pending] = useActionState(action, IDLE);
+  const form = useRef<HTMLFormElement>(null);
+  const errorId = useId();
+  const field = state.status === "error" ? state.field ?? null : null;
+  useEffect(() => {
+    if (state.status !== "error" || !state.field) return;
+    const el = form.current?.elements.namedItem(state.field);
+    if (el instanceof HTMLElement) el.focus();
+  }, [state]);
+  const buttonClass = danger ? "danger small" : "small";
   return (
-    <form action={run} className={className ?? "inline-form"} aria-label={label}>
-      {children}
-      <button type="submit" className={danger ? "danger small" : "small"} disabled={pending}>{submit}</button>
-      {state.status === "error" ? <span className="form-error" role="alert">{state.message}</span> : null}
+    <form ref={form} action={run} className={className ?? "inline-form"} aria-label={label}>
+      <RefusedField.Provider value={{ field, errorId }}>{children}</RefusedField.Provider>
+      {confirm ? (
+        <ConfirmButton className={buttonClass} disabled={pending} {...confirm}>{submit}</ConfirmButton>
+      ) : (
+        <button type="submit" className={buttonClass} disabled={pending}>{submit}</button>
+      )}
+      {state.status === "error" ? <span className="form-error" role="alert" id={errorId}>{state.message}</span> : null}
       {state.status === "done" ? (
         <span className="form-ok" role="status">
           {state.message}
@@ -29,5 +53,26 @@ export function AdminForm({ action, children, submit, label, className, danger }
         </span>
       ) : null}
     </form>
+  );
+}
+
+/**
+ * A labelled input of an admin form with its help in view: the allowed format
+ * is said before anyone types (a `pattern`'s `title` only shows in the
+ * browser's bubble after a refusal). Marked invalid, and described by the
+ * form's message, when the server refused it.
+ */
+export function AdminField({ label, help, name, ...input }: { label: string; help: string; name: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "name">) {
+  const { field, errorId } = useContext(RefusedField);
+  const helpId = useId();
+  const refused = field === name;
+  return (
+    <div className="stack-field">
+      <label>
+        {label}
+        <input name={name} {...input} aria-invalid={refused || undefined} aria-describedby={refused ? `${errorId} ${helpId}` : helpId} />
+      </label>
+      <small className="field-help" id={helpId}>{help}</small>
+    </div>
   );
 }

@@ -1,12 +1,16 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useEffect, useId, useRef } from "react";
 import { decideRun } from "@/lib/actions/decisions";
 import type { DecisionFormState } from "@/lib/actions/decision-input";
 import { DECISION_ACTIONS, type DecisionAction } from "@/lib/client/types";
+import { ConfirmButton } from "@/components/forms/confirm-button";
 import { DECISION_LABELS } from "./decision-labels";
 
 const IDLE: DecisionFormState = { status: "idle" };
+
+/** The form's fields in page order: the first one the server refused gets the focus. */
+const FIELDS = ["directive", "iterations", "turns", "steps", "provider"] as const;
 
 interface Props {
   runId: string;
@@ -25,33 +29,60 @@ export function DecisionForm({ runId, haltKey, suggested }: Props) {
   const [state, action, pending] = useActionState(decideRun, IDLE);
   const answered = state.status === "decided" || state.status === "already_decided" ? state.haltKey : null;
   const showForm = haltKey !== null && answered !== haltKey;
+  const form = useRef<HTMLFormElement>(null);
+  const errorId = useId();
+  const fieldErrors = state.status === "error" ? state.fieldErrors ?? {} : {};
+  // The submit button was disabled while the action ran, so focus fell to the page: put it on what to fix.
+  useEffect(() => {
+    if (state.status !== "error" || !state.fieldErrors) return;
+    const first = FIELDS.find((f) => state.fieldErrors?.[f]);
+    const el = first ? form.current?.elements.namedItem(first) : null;
+    if (el instanceof HTMLElement) el.focus();
+  }, [state]);
+  /** Marks a field the server refused and points it at the message saying why. */
+  const invalid = (field: (typeof FIELDS)[number]) =>
+    fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": errorId } : {};
   return (
     <>
-      <Outcome state={state} current={haltKey} />
+      <Outcome state={state} current={haltKey} errorId={errorId} />
       {showForm ? (
-        <form action={action} className="decision-form" aria-label="Decide">
+        <form ref={form} action={action} className="decision-form" aria-label="Decide">
           <input type="hidden" name="runId" value={runId} />
           <input type="hidden" name="haltKey" value={haltKey} />
           <label className="directive-field">
             Directive for the agent
-            <textarea name="directive" rows={2} maxLength={4000} placeholder="e.g. stop researching; implement the parser" />
+            <textarea name="directive" {...invalid("directive")} rows={2} maxLength={4000} placeholder="e.g. stop researching; implement the parser" />
           </label>
           <fieldset className="budget-fields">
             <legend>Extra budget when it goes on</legend>
-            <label>+ iterations <input type="number" name="iterations" min={0} max={1000} step={1} inputMode="numeric" /></label>
-            <label>+ turns per node <input type="number" name="turns" min={0} max={1000} step={1} inputMode="numeric" /></label>
-            <label>+ steps <input type="number" name="steps" min={0} max={1000} step={1} inputMode="numeric" /></label>
-            <label>Provider (for a retry) <input name="provider" maxLength={100} placeholder="e.g. claude-sonnet" /></label>
+            <label>+ iterations <input type="number" name="iterations" {...invalid("iterations")} min={0} max={1000} step={1} inputMode="numeric" /></label>
+            <label>+ turns per node <input type="number" name="turns" {...invalid("turns")} min={0} max={1000} step={1} inputMode="numeric" /></label>
+            <label>+ steps <input type="number" name="steps" {...invalid("steps")} min={0} max={1000} step={1} inputMode="numeric" /></label>
+            <label>Provider (for a retry) <input name="provider" {...invalid("provider")} maxLength={100} placeholder="e.g. claude-sonnet" /></label>
           </fieldset>
           <div className="decision-actions">
-            {DECISION_ACTIONS.map((a) => (
+            {DECISION_ACTIONS.map((a) => a === "stop" ? (
+              // Stopping ends the run for good; every other decision lets it go on, so it stays one click.
+              <ConfirmButton
+                key={a}
+                name="action"
+                value={a}
+                disabled={pending}
+                className="button danger"
+                question="Stop this run?"
+                consequence="The agent is told to stop, and the run ends as aborted. This cannot be undone."
+                confirm="Stop run"
+              >
+                {DECISION_LABELS[a]}
+              </ConfirmButton>
+            ) : (
               <button
                 key={a}
                 type="submit"
                 name="action"
                 value={a}
                 disabled={pending}
-                className={`button${a === "stop" ? " danger" : ""}${a === "resume" ? " primary" : ""}${suggested.includes(a) ? " suggested" : ""}`}
+                className={`button${a === "resume" ? " primary" : ""}${suggested.includes(a) ? " suggested" : ""}`}
                 title={suggested.includes(a) ? "suggested by the detector" : undefined}
               >
                 {DECISION_LABELS[a]}
@@ -64,8 +95,8 @@ export function DecisionForm({ runId, haltKey, suggested }: Props) {
   );
 }
 
-function Outcome({ state, current }: { state: DecisionFormState; current: string | null }) {
-  if (state.status === "error") return <p role="alert" className="form-error">{state.message}</p>;
+function Outcome({ state, current, errorId }: { state: DecisionFormState; current: string | null; errorId: string }) {
+  if (state.status === "error") return <p role="alert" className="form-error" id={errorId}>{state.message}</p>;
   if (state.status === "idle") return null;
   // An answer about an earlier halt is history once the run waits on a new one.
   if (current !== null && state.haltKey !== current) return null;

@@ -8,13 +8,17 @@ import { createApiKey, parseApiKeyScope, revokeApiKey } from "@/lib/db/api-keys"
 import { createSignInLink, createUser, findUserByName, removeUser, setUserRole, UserError } from "@/lib/db/users";
 import { parseRole } from "@/lib/domain/access/roles";
 
-/** What an admin form shows after a submission; `secret` is shown once (a key, a sign-in link). */
-export type AdminState = { status: "idle" } | { status: "done"; message: string; secret?: string } | { status: "error"; message: string };
+/**
+ * What an admin form shows after a submission; `secret` is shown once (a key,
+ * a sign-in link); `field` names the input the error is about, which the form
+ * marks and focuses.
+ */
+export type AdminState = { status: "idle" } | { status: "done"; message: string; secret?: string } | { status: "error"; message: string; field?: string };
 
 const keyForm = z.object({
   name: z.string().trim().min(1, "name the key (e.g. the agent that uses it)").max(100, "at most 100 characters"),
   scope: z.string().transform((s, ctx) => parseApiKeyScope(s) ?? (ctx.addIssue({ code: "custom", message: "choose a scope" }), z.NEVER)),
-  days: z.string().trim().transform((s) => (s === "" ? null : Number(s))).pipe(z.number().int("whole days").min(1, "at least 1 day").max(3650, "at most 3650 days").nullable()),
+  days: z.string().trim().transform((s) => (s === "" ? null : Number(s))).pipe(z.number("Expiry: a whole number of days").int("Expiry: whole days").min(1, "Expiry: at least 1 day").max(3650, "Expiry: at most 3650 days").nullable()),
 });
 
 /** Creates an API key (admins); the key is shown once. */
@@ -22,7 +26,10 @@ export async function createKeyAction(_prev: AdminState, form: FormData): Promis
   const auth = await authorizeAction("manage_keys");
   if (!auth.ok) return { status: "error", message: auth.message };
   const parsed = keyForm.safeParse({ name: form.get("name") ?? "", scope: form.get("scope") ?? "", days: form.get("days") ?? "" });
-  if (!parsed.success) return { status: "error", message: parsed.error.issues[0]?.message ?? "invalid input" };
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { status: "error", message: issue?.message ?? "invalid input", field: issue ? String(issue.path[0] ?? "") || undefined : undefined };
+  }
   const { name, scope, days } = parsed.data;
   const k = await createApiKey(name, { scope, expiresAt: days ? Date.now() + days * 86_400_000 : null, createdBy: auth.user.name });
   revalidatePath("/settings/keys");
@@ -44,14 +51,15 @@ export async function addUserAction(_prev: AdminState, form: FormData): Promise<
   const auth = await authorizeAction("manage_users");
   if (!auth.ok) return { status: "error", message: auth.message };
   const role = parseRole(form.get("role"));
-  if (!role) return { status: "error", message: "Choose a role." };
+  if (!role) return { status: "error", message: "Choose a role.", field: "role" };
   try {
     const user = await createUser({ name: String(form.get("name") ?? ""), role, password: null });
     const link = await createSignInLink(user.name);
     revalidatePath("/settings/users");
     return { status: "done", message: `Added ${user.name} (${role}). Send them this one-time sign-in link (10 minutes):`, secret: `${await requestBaseUrl()}/sign-in/link/${link!.token}` };
   } catch (error) {
-    if (error instanceof UserError) return { status: "error", message: error.message };
+    // Creating a user refuses only its name (its form, or one already taken).
+    if (error instanceof UserError) return { status: "error", message: error.message, field: "name" };
     throw error;
   }
 }

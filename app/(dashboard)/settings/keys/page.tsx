@@ -5,7 +5,7 @@ import { listApiKeys } from "@/lib/db/api-keys";
 import { createKeyAction, revokeKeyAction } from "@/lib/actions/admin";
 import { formatInstant } from "@/lib/format/values";
 import { NotAllowed } from "@/components/auth/not-allowed";
-import { AdminForm } from "@/components/admin/admin-form";
+import { AdminField, AdminForm } from "@/components/admin/admin-form";
 
 export const metadata: Metadata = { title: "API keys" };
 export const dynamic = "force-dynamic";
@@ -26,14 +26,22 @@ export default async function KeysPage() {
         <h2>New key</h2>
         <div className="panel-body">
           <AdminForm action={createKeyAction} submit="Create key" label="Create an API key" className="stack-form">
-            <label>Name <input name="name" required maxLength={100} placeholder="ci-agent" /></label>
+            <AdminField label="Name" name="name" required maxLength={100} placeholder="ci-agent" help="Up to 100 characters: who uses the key, e.g. the agent or the CI job." />
             <label>Scope
               <select name="scope" defaultValue="ingest">
                 <option value="ingest">ingest</option>
                 <option value="ingest+control">ingest+control</option>
               </select>
             </label>
-            <label>Expires after (days, empty: never) <input name="days" inputMode="numeric" pattern="[0-9]*" maxLength={4} /></label>
+            <AdminField
+              label="Expires after (days)"
+              name="days"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              maxLength={4}
+              title="A whole number of days from 1 to 3650 (digits only), or empty for a key that never expires"
+              help="A whole number of days from 1 to 3650, e.g. 90. Leave empty for a key that never expires."
+            />
           </AdminForm>
         </div>
       </section>
@@ -51,7 +59,21 @@ export default async function KeysPage() {
                     <td>{k.lastUsedAt ? formatInstant(k.lastUsedAt) : "never"}</td>
                     <td>{k.expiresAt ? formatInstant(k.expiresAt) : "never"}</td>
                     <td>{state}</td>
-                    <td>{state === "active" ? <AdminForm action={revokeKeyAction} submit="Revoke" label={`Revoke ${k.name}`} danger><input type="hidden" name="id" value={k.id} /></AdminForm> : null}</td>
+                    <td>{state === "active" ? (
+                      <AdminForm
+                        action={revokeKeyAction}
+                        submit="Revoke"
+                        label={`Revoke ${k.name}`}
+                        danger
+                        confirm={{
+                          question: `Revoke the key ${k.prefix}… (${k.name})?`,
+                          consequence: "Agents that use it are refused from their next request on. A revoked key cannot be restored; make a new one if needed.",
+                          confirm: "Revoke key",
+                        }}
+                      >
+                        <input type="hidden" name="id" value={k.id} />
+                      </AdminForm>
+                    ) : null}</td>
                   </tr>
                 );
               })}

@@ -5,7 +5,7 @@ import { listUsers } from "@/lib/db/users";
 import { addUserAction, removeUserAction, setRoleAction, userLinkAction } from "@/lib/actions/admin";
 import { formatInstant } from "@/lib/format/values";
 import { NotAllowed } from "@/components/auth/not-allowed";
-import { AdminForm } from "@/components/admin/admin-form";
+import { AdminField, AdminForm } from "@/components/admin/admin-form";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
@@ -28,7 +28,15 @@ export default async function UsersPage() {
         <h2>Add a user</h2>
         <div className="panel-body">
           <AdminForm action={addUserAction} submit="Add and make a sign-in link" label="Add a user" className="stack-form">
-            <label>User name <input name="name" required maxLength={64} pattern="[A-Za-z0-9][A-Za-z0-9._@\-]*" title="Letters, digits and . _ @ - (no spaces), starting with a letter or digit" /></label>
+            <AdminField
+              label="User name"
+              name="name"
+              required
+              maxLength={64}
+              pattern="[A-Za-z0-9][A-Za-z0-9._@\-]*"
+              title="1–64 letters, digits and . _ @ - (no spaces), starting with a letter or digit"
+              help="1–64 letters, digits and . _ @ - (no spaces), starting with a letter or digit; capitals are stored as lower case. E.g. ada.lovelace"
+            />
             <label>Role {roleSelect("viewer")}</label>
           </AdminForm>
         </div>
@@ -51,7 +59,21 @@ export default async function UsersPage() {
                   <td>{u.sessions}</td>
                   <td className="actions">
                     <AdminForm action={userLinkAction} submit="Sign-in link" label={`Sign-in link for ${u.name}`}><input type="hidden" name="name" value={u.name} /></AdminForm>
-                    {u.id === user.userId ? null : <AdminForm action={removeUserAction} submit="Remove" label={`Remove ${u.name}`} danger><input type="hidden" name="name" value={u.name} /></AdminForm>}
+                    {u.id === user.userId ? null : (
+                      <AdminForm
+                        action={removeUserAction}
+                        submit="Remove"
+                        label={`Remove ${u.name}`}
+                        danger
+                        confirm={{
+                          question: `Remove ${u.name}?`,
+                          consequence: "Their sessions end at once and they can no longer sign in. This cannot be undone: adding the name again makes a new account.",
+                          confirm: "Remove user",
+                        }}
+                      >
+                        <input type="hidden" name="name" value={u.name} />
+                      </AdminForm>
+                    )}
                   </td>
                 </tr>
               ))}
