@@ -67,9 +67,13 @@ test.describe("the control API and decisions", () => {
     await expect(bobPanel).toContainText("You decide as e2e-operator");
     await adaPanel.getByLabel("Directive for the agent").fill("keep tabs");
     await bobPanel.getByLabel("Directive for the agent").fill("give up");
+    // Stopping asks first; Bob's confirmation and Ada's Resume then race.
+    await bobPanel.getByRole("button", { name: "Stop", exact: true }).click();
+    const bobConfirm = bob.getByRole("dialog", { name: "Stop this run?" });
+    await expect(bobConfirm).toBeVisible();
     await Promise.all([
       adaPanel.getByRole("button", { name: "Resume", exact: true }).click(),
-      bobPanel.getByRole("button", { name: "Stop", exact: true }).click(),
+      bobConfirm.getByRole("button", { name: "Stop run" }).click(),
     ]);
 
     // Exactly one of them decided; the other is told by whom.
@@ -101,8 +105,39 @@ test.describe("the control API and decisions", () => {
     await page.goto(`/runs/${runId}`);
     const panel = page.getByTestId("decision-panel");
     await expect(panel).toContainText("repeated_failure");
+
+    // A retry without a provider is refused: the Provider field says so and has the focus.
+    const provider = panel.getByLabel("Provider (for a retry)");
+    await expect(provider).not.toHaveAttribute("aria-invalid");
+    await panel.getByRole("button", { name: "Retry with a new provider" }).click();
+    await expect(panel.getByRole("alert")).toHaveText("Name the provider to retry with.");
+    await expect(provider).toHaveAttribute("aria-invalid", "true");
+    await expect(provider).toHaveAccessibleDescription("Name the provider to retry with.");
+    await expect(provider).toBeFocused();
+
+    // Stop asks first. Cancel, or Escape, leaves the run waiting, with no decision for the agent.
+    const stop = panel.getByRole("button", { name: "Stop", exact: true });
+    const confirm = page.getByRole("dialog", { name: "Stop this run?" });
+    await stop.click();
+    await expect(confirm).toBeVisible();
+    await expect(confirm).toContainText("The agent is told to stop");
+    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirm).toBeHidden();
+    await expect(stop).toBeFocused();
+    await stop.click();
+    await expect(confirm).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(confirm).toBeHidden();
+    await expect(stop).toBeFocused();
+    const state = await page.request.get(`/api/runs/${runId}/control/state`, { headers: { authorization: `Bearer ${apiKeyFor(test.info())}` } });
+    expect(await state.json()).toMatchObject({ runId, status: "halted", waiting: true, pendingDecisionId: null });
+    await expect(panel.getByRole("list", { name: "Decisions" })).toHaveCount(0);
+    expect(agent.entries.filter((e) => e.agent === "decision")).toHaveLength(0);
+
     await panel.getByLabel("Directive for the agent").fill("the test itself is wrong");
-    await panel.getByRole("button", { name: "Stop", exact: true }).click();
+    await stop.click();
+    await confirm.getByRole("button", { name: "Stop run" }).click();
     await expect(panel.getByRole("status")).toContainText("Decided: Stop");
 
     const got = (await agent.waitFor((e) => e.agent === "decision" && e.runId === runId)) as DecisionEntry;

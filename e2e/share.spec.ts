@@ -81,7 +81,25 @@ test.describe("share links", () => {
     await row.getByText(/access log/).click();
     await expect(row).toContainText(/Headless Chrome on Linux · net-[0-9a-f]{10}/);
     const id = await row.getAttribute("data-share-id");
-    await row.getByRole("button", { name: "Revoke" }).click();
+    // Revoking asks first; Cancel (or Escape) keeps the link working.
+    const revoke = row.getByRole("button", { name: "Revoke", exact: true });
+    const confirm = op.getByRole("dialog", { name: "Revoke this share link?" });
+    await revoke.click();
+    await expect(confirm).toBeVisible();
+    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirm).toBeHidden();
+    await expect(revoke).toBeFocused();
+    await revoke.click();
+    await op.keyboard.press("Escape");
+    await expect(confirm).toBeHidden();
+    await op.reload();
+    await expect(op.locator(`tr[data-share-id="${id}"]`)).toHaveCount(1);
+    expect((await page.goto(path))!.status()).toBe(200);
+    await expect(page.getByTestId("share-note")).toContainText("Shared run · read-only");
+
+    await op.locator(`tr[data-share-id="${id}"]`).getByRole("button", { name: "Revoke", exact: true }).click();
+    await confirm.getByRole("button", { name: "Revoke link" }).click();
     await expect(op.locator(`tr[data-share-id="${id}"]`)).toHaveCount(0);
 
     expect((await page.goto(path))!.status()).toBe(404);
