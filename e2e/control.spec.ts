@@ -109,11 +109,13 @@ test.describe("the control API and decisions", () => {
     // A retry without a provider is refused: the Provider field says so and has the focus.
     const provider = panel.getByLabel("Provider (for a retry)");
     await expect(provider).not.toHaveAttribute("aria-invalid");
+    await panel.getByLabel("Directive for the agent").fill("try another model");
     await panel.getByRole("button", { name: "Retry with a new provider" }).click();
     await expect(panel.getByRole("alert")).toHaveText("Name the provider to retry with.");
     await expect(provider).toHaveAttribute("aria-invalid", "true");
     await expect(provider).toHaveAccessibleDescription("Name the provider to retry with.");
     await expect(provider).toBeFocused();
+    await expect(panel.getByLabel("Directive for the agent")).toHaveValue("try another model");
 
     // Stop asks first. Cancel, or Escape, leaves the run waiting, with no decision for the agent.
     const stop = panel.getByRole("button", { name: "Stop", exact: true });

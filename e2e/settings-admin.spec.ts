@@ -42,6 +42,9 @@ test.describe("admin settings: help, refusals and the confirm step", () => {
     await expect(days).toHaveAttribute("aria-invalid", "true");
     await expect(days).toHaveAccessibleDescription(/^Expiry: at most 3650 days/);
     await expect(days).toBeFocused();
+    // What was typed is still there to correct.
+    await expect(days).toHaveValue("5000");
+    await expect(form.getByLabel("Name", { exact: true })).toHaveValue(name);
     await expect(page.getByTestId("api-keys").locator("tr", { hasText: name })).toHaveCount(0);
 
     await form.getByLabel("Name", { exact: true }).fill(name);
@@ -93,11 +96,15 @@ test.describe("admin settings: help, refusals and the confirm step", () => {
 
     // The server refuses a name already taken: marked, described by the message, focused.
     await userName.fill("e2e-viewer");
+    await form.getByLabel("Role").selectOption("admin");
     await form.getByRole("button", { name: "Add and make a sign-in link" }).click();
     await expect(form.getByRole("alert")).toHaveText("a user named e2e-viewer already exists");
     await expect(userName).toHaveAttribute("aria-invalid", "true");
     await expect(userName).toHaveAccessibleDescription(/^a user named e2e-viewer already exists/);
     await expect(userName).toBeFocused();
+    // Nothing typed or chosen is lost (a role silently back to its default would be worse).
+    await expect(userName).toHaveValue("e2e-viewer");
+    await expect(form.getByLabel("Role")).toHaveValue("admin");
 
     // A new user signs in with their link.
     const name = `e2e-rm-${Date.now().toString(36)}`;

@@ -1,8 +1,9 @@
 "use client";
-import { createContext, useActionState, useContext, useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode } from "react";
+import { createContext, useActionState, useContext, useId, useRef, type InputHTMLAttributes, type ReactNode } from "react";
 import type { AdminState } from "@/lib/actions/admin";
 import { CopyButton } from "@/components/share/copy-button";
 import { ConfirmButton } from "@/components/forms/confirm-button";
+import { useFormRefusal } from "@/components/forms/use-form-refusal";
 
 const IDLE: AdminState = { status: "idle" };
 
@@ -13,8 +14,7 @@ const RefusedField = createContext<{ field: string | null; errorId: string }>({ 
  * A small admin form: its fields, its submit button, and the answer (a secret
  * shown once, with Copy). With `confirm`, the button asks first (revoke a key,
  * remove a user: neither can be undone). When the server refuses a field, that
- * field is marked and gets the focus, which otherwise falls to the page while
- * the button is disabled.
+ * field is marked, keeps what was typed and gets the focus (useFormRefusal).
  */
 export function AdminForm({ action, children, submit, label, className, danger, confirm }: {
   action: (prev: AdminState, form: FormData) => Promise<AdminState>;
@@ -29,14 +29,10 @@ export function AdminForm({ action, children, submit, label, className, danger, 
   const form = useRef<HTMLFormElement>(null);
   const errorId = useId();
   const field = state.status === "error" ? state.field ?? null : null;
-  useEffect(() => {
-    if (state.status !== "error" || !state.field) return;
-    const el = form.current?.elements.namedItem(state.field);
-    if (el instanceof HTMLElement) el.focus();
-  }, [state]);
+  const onSubmit = useFormRefusal(form, state, state.status === "error" ? { field: state.field } : null);
   const buttonClass = danger ? "danger small" : "small";
   return (
-    <form ref={form} action={run} className={className ?? "inline-form"} aria-label={label}>
+    <form ref={form} action={run} onSubmit={onSubmit} className={className ?? "inline-form"} aria-label={label}>
       <RefusedField.Provider value={{ field, errorId }}>{children}</RefusedField.Provider>
       {confirm ? (
         <ConfirmButton className={buttonClass} disabled={pending} {...confirm}>{submit}</ConfirmButton>

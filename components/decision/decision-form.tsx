@@ -1,10 +1,11 @@
 "use client";
 
-import { useActionState, useEffect, useId, useRef } from "react";
+import { useActionState, useId, useRef } from "react";
 import { decideRun } from "@/lib/actions/decisions";
 import type { DecisionFormState } from "@/lib/actions/decision-input";
 import { DECISION_ACTIONS, type DecisionAction } from "@/lib/client/types";
 import { ConfirmButton } from "@/components/forms/confirm-button";
+import { useFormRefusal } from "@/components/forms/use-form-refusal";
 import { DECISION_LABELS } from "./decision-labels";
 
 const IDLE: DecisionFormState = { status: "idle" };
@@ -32,13 +33,7 @@ export function DecisionForm({ runId, haltKey, suggested }: Props) {
   const form = useRef<HTMLFormElement>(null);
   const errorId = useId();
   const fieldErrors = state.status === "error" ? state.fieldErrors ?? {} : {};
-  // The submit button was disabled while the action ran, so focus fell to the page: put it on what to fix.
-  useEffect(() => {
-    if (state.status !== "error" || !state.fieldErrors) return;
-    const first = FIELDS.find((f) => state.fieldErrors?.[f]);
-    const el = first ? form.current?.elements.namedItem(first) : null;
-    if (el instanceof HTMLElement) el.focus();
-  }, [state]);
+  const onSubmit = useFormRefusal(form, state, state.status === "error" ? { field: FIELDS.find((f) => fieldErrors[f]) } : null);
   /** Marks a field the server refused and points it at the message saying why. */
   const invalid = (field: (typeof FIELDS)[number]) =>
     fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": errorId } : {};
@@ -46,7 +41,7 @@ export function DecisionForm({ runId, haltKey, suggested }: Props) {
     <>
       <Outcome state={state} current={haltKey} errorId={errorId} />
       {showForm ? (
-        <form ref={form} action={action} className="decision-form" aria-label="Decide">
+        <form ref={form} action={action} onSubmit={onSubmit} className="decision-form" aria-label="Decide">
           <input type="hidden" name="runId" value={runId} />
           <input type="hidden" name="haltKey" value={haltKey} />
           <label className="directive-field">
