@@ -51,7 +51,14 @@ export default async function NotificationsPage() {
           <div className="panel-body">
             <div className="inline-form">
               <AdminForm action={testChannelAction} submit="Send a test" label={`Test ${c.name}`}><input type="hidden" name="id" value={c.id} /></AdminForm>
-              <AdminForm action={removeChannelAction} submit="Remove channel" label={`Remove ${c.name}`} danger><input type="hidden" name="id" value={c.id} /></AdminForm>
+              <AdminForm action={removeChannelAction} submit="Remove channel" label={`Remove ${c.name}`} danger
+                confirm={{
+                  question: `Remove the channel ${c.name}?`,
+                  consequence: "Its rules and its delivery log go with it, and nothing more is sent there. A removed channel cannot be restored; a webhook's signing secret is gone for good.",
+                  confirm: "Remove channel",
+                }}>
+                <input type="hidden" name="id" value={c.id} />
+              </AdminForm>
             </div>
             <h3>Rules</h3>
             <ul className="rule-list">
