@@ -33,6 +33,16 @@ test.describe("resuming a stalled run", () => {
     await expect(item).toContainText("maxCycleIterations");
     await expect(item).toContainText(/waiting for (under a minute|\d+ min)/);
     await needsYou.screenshot({ path: "test-results/screens/needs-you.png" });
+    // However long the wait reads, the row holds it: nothing sticks out, the page does not scroll sideways.
+    const viewport = page.viewportSize()!;
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width at ${width} px`).toBeLessThanOrEqual(width);
+      const row = (await item.boundingBox())!;
+      const waited = (await item.locator(".needs-you-waited").boundingBox())!;
+      expect(waited.x + waited.width, `wait text inside its row at ${width} px`).toBeLessThanOrEqual(row.x + row.width);
+    }
+    await page.setViewportSize(viewport);
     await item.getByRole("link", { name: "Parse the vendor's CSV invoices" }).click();
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
 
