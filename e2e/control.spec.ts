@@ -147,7 +147,7 @@ test.describe("the control API and decisions", () => {
     await agent.waitFor((e) => e.agent === "finished" && e.runId === runId);
     expect(await agent.exited).toBe(0);
     await expect(page.locator("main")).toContainText("aborted stuck");
-    await expect(page.locator("main")).toContainText("user_stop: stopped by e2e-admin: the test itself is wrong");
+    await expect(page.locator("main")).toContainText("Stop reason: Stopped by e2e-admin: the test itself is wrong");
   });
 
   test("the control endpoints need a key and answer 404 for unknown runs and decisions", async ({ request }) => {

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { postEvents } from "./fixtures/ingest-api";
 
 /** The row of a run in the history, following "Next page" links until it shows. */
 async function findRunRow(page: Page, runId: string): Promise<Locator> {
@@ -45,6 +46,25 @@ test.describe("runs page", () => {
     // The SDD agent's runtime events: two runs in one thread file.
     await expect(await findRunRow(page, "29e8d7c6-b5a4-4c3d-9e2f-1a0b9c8d7e6f")).toBeVisible();
     await expect(await findRunRow(page, "f0e1d2c3-b4a5-4697-8879-6a5b4c3d2e1f")).toContainText("Make search ignore diacritics");
+  });
+
+  test("shows enough of each run id to tell runs apart", async ({ page, request }) => {
+    // Batch runs share a long prefix and differ at the end; a UUID is shown whole.
+    const stamp = Date.now().toString(36);
+    const ids = [`SWE-agent__claude-sonnet-4__django__django-${stamp}-11099`, `SWE-agent__claude-sonnet-4__django__django-${stamp}-11133`];
+    for (const id of ids) await postEvents(request, id, [{ type: "run.started", title: `Id shape ${stamp}` }]);
+    await page.goto(`/runs?q=${encodeURIComponent(`Id shape ${stamp}`)}`);
+    const shown = page.getByRole("table", { name: "Runs" }).locator(".run-id");
+    await expect(shown).toHaveCount(2);
+    const texts = await shown.allInnerTexts();
+    expect(new Set(texts).size).toBe(2);
+    for (const id of ids) {
+      const cell = page.locator(`tr[data-run-id="${id}"] .run-id`);
+      await expect(cell).toHaveAttribute("title", id);
+      await expect(cell).toHaveText(new RegExp(`^SWE-agent__.*….*${id.slice(-5)}$`));
+    }
+    const uuid = await findRunRow(page, "c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c");
+    await expect(uuid.locator(".run-id")).toHaveText("c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c");
   });
 
   test("shows rejected lines with file, line and reason", async ({ page }) => {

@@ -3,7 +3,7 @@ import type { DecisionHistoryItem } from "@/lib/db/decisions";
 import { RunStory } from "./run-story";
 import { findHaltFinding } from "@/lib/format/halt-finding";
 import { getEventAnchor } from "@/lib/format/timeline-query";
-import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
+import { formatCost, formatCount, formatDuration, formatInstant, formatInstantFull, formatStopReason, formatTokens, humanize } from "@/lib/format/values";
 import { revealInvisible } from "@/lib/domain/access/visible-text";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "@/components/runs/status-badge";
 import { HaltPlace } from "./node-name";
@@ -31,7 +31,7 @@ export function RunHeader({ run, decisions = [], shared = false }: { run: RunDet
           {run.loopIterations !== null ? <LoopBadge iterations={run.loopIterations} limit={run.loopLimit} /> : null}
         </div>
         <div className="run-sub wrap-anywhere">{revealInvisible(run.id)} · {run.format}</div>
-        {run.stopReason ? <p className="stop-reason wrap-anywhere"><strong>Stop reason:</strong> {revealInvisible(run.stopReason)}</p> : null}
+        {run.stopReason ? <p className="stop-reason wrap-anywhere"><strong>Stop reason:</strong> {revealInvisible(formatStopReason(run.stopReason))}</p> : null}
         {decisions.length > 0 ? (
           <RunStory findings={run.findings} decisions={decisions} terminalStatus={run.terminalStatus} status={run.status} nodeLabels={run.nodeLabels} />
         ) : run.haltReason ? (

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/db/runs";
 import type { RunsQuery } from "@/lib/format/runs-query";
-import { formatCost, formatDuration, formatInstant, formatInstantFull, formatTokens, humanize } from "@/lib/format/values";
+import { formatCost, formatDuration, formatInstant, formatInstantFull, formatListId, formatStopReason, formatTokens, humanize } from "@/lib/format/values";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "./status-badge";
 import { RunsTableHead } from "./runs-table-head";
 import { QueryProvider } from "./query-provider";
@@ -38,9 +38,9 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
               </Link>
               <div className="run-sub">
                 {r.ticketId && r.title ? <span>{r.ticketId} · </span> : null}
-                <span title={r.id}>{formatShortId(r.id)}</span>
+                <span className="run-id" title={r.id}>{formatListId(r.id)}</span>
               </div>
-              {r.stopReason ? <div className="run-stop" title={r.stopReason}>{truncate(r.stopReason, 110)}</div> : null}
+              {r.stopReason ? <div className="run-stop" title={r.stopReason}>{truncate(formatStopReason(r.stopReason), 110)}</div> : null}
             </td>
             <td className="status-cell"><StatusBadge status={r.status} waits={r.waitsForPerson} idle={r.idle} compact /></td>
             <td><TerminalStatusBadge value={r.terminalStatus} /></td>
@@ -57,11 +57,6 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
       </tbody>
     </table>
   );
-}
-
-/** Ids are often UUIDs: the first block tells runs apart on screen; the full id is in the tooltip and the link. */
-function formatShortId(id: string): string {
-  return id.length > 14 ? `${id.slice(0, 8)}…` : id;
 }
 
 function truncate(s: string, n: number): string {

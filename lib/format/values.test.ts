@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatCost, formatCount, formatCountOf, formatDuration, formatEventTime, formatInstant, formatTokens, humanize } from "./values";
+import { formatAge, formatCost, formatCount, formatCountOf, formatDuration, formatEventTime, formatInstant, formatTokens, formatListId, formatStopReason, humanize } from "./values";
 
 describe("value formatting", () => {
   it("formats durations at each scale", () => {
@@ -33,5 +33,25 @@ describe("value formatting", () => {
     expect(formatCount(1_234_567)).toBe("1,234,567");
     expect(formatCount(999)).toBe("999");
     expect([formatCountOf(1, "file"), formatCountOf(0, "file"), formatCountOf(1200, "new event")]).toEqual(["1 file", "0 files", "1,200 new events"]);
+  });
+
+  it("shows a run id whole when it fits, else its start and its distinctive end", () => {
+    expect(formatListId("0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e")).toBe("0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e");
+    const a = formatListId("SWE-agent__claude-sonnet-4__astropy__astropy-13398__traj");
+    const b = formatListId("SWE-agent__claude-sonnet-4__astropy__astropy-14182__traj");
+    expect(a).toHaveLength(44);
+    expect(a.startsWith("SWE-agent__")).toBe(true);
+    expect(a).toContain("…");
+    expect(a.endsWith("astropy-13398__traj")).toBe(true);
+    expect(a).not.toBe(b);
+  });
+
+  it("writes out the protocol code a stop reason starts with", () => {
+    expect(formatStopReason("user_stop: stopped by op")).toBe("Stopped by op");
+    expect(formatStopReason("user_stop: stopped by ada: wrong approach")).toBe("Stopped by ada: wrong approach");
+    expect(formatStopReason("user_stop by ada")).toBe("User stop by ada");
+    expect(formatStopReason("budget_exceeded: 40 steps")).toBe("Budget exceeded: 40 steps");
+    expect(formatStopReason("SWE-bench: not resolved (1 failing test)")).toBe("SWE-bench: not resolved (1 failing test)");
+    expect(formatStopReason("Accepted as partial by ada")).toBe("Accepted as partial by ada");
   });
 });

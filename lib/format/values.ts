@@ -51,6 +51,32 @@ export function humanize(value: string | null | undefined): string {
   return value ? value.replace(/_/g, " ") : "—";
 }
 
+/**
+ * A run id short enough for a table row. Ids that fit (UUIDs, `demo-033-budget`)
+ * are shown whole; longer ones keep their start and their end around a "…",
+ * since runs of one agent or batch share a prefix and differ at the end
+ * (`swe-agent__astropy-13398` against `swe-agent__astropy-14182`).
+ */
+export function formatListId(id: string, max = 44): string {
+  if (id.length <= max) return id;
+  const head = Math.ceil((max - 1) * 0.4);
+  return `${id.slice(0, head)}…${id.slice(id.length - (max - 1 - head))}`;
+}
+
+/**
+ * A stop reason as a person reads it. Runtimes and Loopscope's own decisions
+ * start it with a protocol code (`user_stop: stopped by ada`, `budget_exceeded
+ * after 40 steps`): the code is written out, and dropped when the words after it
+ * already say the same ("stopped by ada").
+ */
+export function formatStopReason(reason: string): string {
+  const m = /^([a-z]+(?:_[a-z]+)+)(?::\s*|\s+)(.*)$/s.exec(reason);
+  if (!m) return reason;
+  const [, code, rest] = m;
+  const text = code === "user_stop" && /^stopped by\b/i.test(rest) ? rest : `${humanize(code)}${reason.charAt(code.length) === ":" ? ":" : ""} ${rest}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** An event's instant as `15:30:04.123` UTC (the timeline's date is the run's). */
 export function formatEventTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
