@@ -43,6 +43,10 @@ test("a run that halts reaches a webhook within 2 s, once, signed, with a link t
   expect(secret).toMatch(/^whsec_/);
   const channel = page.locator(`section[data-channel="${name}"]`);
   await expect(channel).toContainText("Notify when a run halts and waits for a person");
+  // Rules read in words, as the history does: no protocol codes.
+  const events = await channel.locator('select[name="event"]').locator("option").allInnerTexts();
+  expect(events).toContain("a run ends aborted stuck");
+  for (const e of events) expect(e).not.toMatch(/_/);
 
   const prefix = `e2e-notify-${Date.now().toString(36)}`;
   const agent = AgentProcess.start([

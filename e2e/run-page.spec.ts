@@ -84,6 +84,17 @@ test.describe("a run's page", () => {
     await expect(page.locator('meta[name="robots"][content*="noindex"]').first()).toBeAttached();
   });
 
+  test("a running run that went quiet long ago says idle, not live", async ({ page }) => {
+    await page.goto("/runs/demo-012-running");
+    const summary = page.getByRole("region", { name: "Run summary" });
+    await expect(summary.locator(".badge", { hasText: "idle" })).toBeVisible();
+    await expect(page.locator(".live-note")).toContainText("Idle: no event for");
+    await expect(page.locator(".live-note")).not.toContainText("Live");
+    const graph = page.getByTestId("run-graph");
+    await expect(graph.getByText("idle", { exact: true })).toBeVisible();
+    await expect(graph.getByText("live", { exact: true })).toHaveCount(0);
+  });
+
   test("looks right at 1280×800", async ({ page }) => {
     await page.goto("/runs/7d41c9e2-6b3a-4f18-9c05-e2a7b4d19f63");
     await expect(page.getByRole("list", { name: "Events" }).getByRole("listitem").first()).toBeVisible();

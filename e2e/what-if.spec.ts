@@ -11,6 +11,7 @@ test.describe("what if and detector settings", () => {
     // The aggressive preset halts the successful pagination run (4 planner/coder/verifier turns) nowhere,
     // but some successful demo runs do: they are listed as false alarms.
     await expect(results.getByText(/false alarms/)).toBeVisible();
+    await expect(results.getByText(/false alarms/)).toHaveText("false alarms (done success runs)");
     const loop = results.locator('tr[data-run-id="7d41c9e2-6b3a-4f18-9c05-e2a7b4d19f63"]');
     await expect(loop).toContainText("stalled");
     // What the person chose is still there to adjust and run again.

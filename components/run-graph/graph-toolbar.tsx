@@ -10,17 +10,20 @@ interface GraphToolbarProps {
   pending: boolean;
   collapsedCount: number;
   onCollapseAll: (all: boolean) => void;
+  /** Running but quiet for long (`isIdle`): "live" would promise updates that are not coming. */
+  idle?: boolean;
 }
 
 /** Counts, the live and layout state, collapse/expand for every loop, the legend, and halts that name no node. */
-export function GraphToolbar({ graph, view, pending, collapsedCount, onCollapseAll }: GraphToolbarProps) {
+export function GraphToolbar({ graph, view, pending, collapsedCount, onCollapseAll, idle = false }: GraphToolbarProps) {
   const loops = graph.cycles.filter((c) => c.nodes.length > 1).length;
   return (
     <div className="run-graph-toolbar">
       <div className="run-graph-counts">
         <span>{count(graph.nodes.length, "node")} · {count(graph.edges.length, "edge")} · {count(graph.cycles.length, "loop")}</span>
         {collapsedCount > 0 ? <span className="run-sub"> · drawn as {view.nodes.length} nodes</span> : null}
-        {graph.live ? <span className="badge info" title="The run can still change: the graph refreshes every few seconds">live</span> : null}
+        {graph.live && idle ? <span className="badge" title="Running, but no event for over half an hour: the graph still refreshes should more arrive">idle</span>
+          : graph.live ? <span className="badge info" title="The run can still change: the graph refreshes every few seconds">live</span> : null}
         {pending ? <span className="badge" role="status">laying out…</span> : null}
       </div>
       {loops > 0 ? (

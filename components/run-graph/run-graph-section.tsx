@@ -50,28 +50,30 @@ interface CollapseState {
  * section fetches it) is rendered without a Suspense boundary: the section
  * then hydrates with the page's first part, before the sections below that
  * the page streams in their own boundaries (React hydrates those after).
+ * `idle` (`isIdle`, decided by the page): the run is still running but no
+ * event came for long, so the toolbar says idle rather than live.
  */
-export function RunGraphSection({ runId, initial, graph }: { runId: string; initial?: Promise<ServedRunGraph | null>; graph?: ServedRunGraph | null }) {
+export function RunGraphSection({ runId, initial, graph, idle = false }: { runId: string; initial?: Promise<ServedRunGraph | null>; graph?: ServedRunGraph | null; idle?: boolean }) {
   return (
     <section className="panel run-graph" aria-labelledby="graph-title">
       <h2 id="graph-title">Graph</h2>
       {graph !== undefined && !initial ? (
-        <RunGraphPanel runId={runId} given={graph} />
+        <RunGraphPanel runId={runId} given={graph} idle={idle} />
       ) : (
         <Suspense fallback={<div className="run-graph-empty">Loading the graph…</div>}>
-          <StreamedGraphPanel runId={runId} initial={initial} />
+          <StreamedGraphPanel runId={runId} initial={initial} idle={idle} />
         </Suspense>
       )}
     </section>
   );
 }
 
-function StreamedGraphPanel({ runId, initial }: { runId: string; initial?: Promise<ServedRunGraph | null> }) {
+function StreamedGraphPanel({ runId, initial, idle }: { runId: string; initial?: Promise<ServedRunGraph | null>; idle: boolean }) {
   // The graph the page streamed (null when it left it to this section to fetch).
-  return <RunGraphPanel runId={runId} given={initial ? use(initial) : null} />;
+  return <RunGraphPanel runId={runId} given={initial ? use(initial) : null} idle={idle} />;
 }
 
-function RunGraphPanel({ runId, given }: { runId: string; given: ServedRunGraph | null }) {
+function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRunGraph | null; idle: boolean }) {
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const selected = searchParams.get("node");
@@ -194,7 +196,7 @@ function RunGraphPanel({ runId, given }: { runId: string; given: ServedRunGraph 
   return (
     <div className="run-graph-body" data-testid="run-graph" data-layout={ready ? "ready" : "pending"} onKeyDown={onKeyDown}>
       <div className="run-graph-main" ref={main}>
-        <GraphToolbar graph={graph} view={view} pending={pending} collapsedCount={collapsed.size} onCollapseAll={setAll} />
+        <GraphToolbar graph={graph} view={view} pending={pending} collapsedCount={collapsed.size} onCollapseAll={setAll} idle={idle} />
         {layoutError ? <div className="run-graph-empty" role="alert">Could not lay out the graph: {layoutError}</div> : null}
         {!layout ? (
           <div className="run-graph-canvas run-graph-empty">Laying out {graph.nodes.length} nodes…</div>

@@ -36,9 +36,13 @@ export function RunLiveRefresh({ runId, status, updatedAt, quietFor = null }: { 
     };
   }, [live, runId, updatedAt, router]);
   if (!live) return null;
+  // An idle run (no event for long) is still followed, but nothing pulses: "live" would say events are arriving.
+  if (quietFor) {
+    return <p className="live-note" role="status">Idle: no event for {quietFor}; this page still follows the run should more arrive.</p>;
+  }
   return (
     <p className="live-note" role="status">
-      <span className="live-dot" aria-hidden="true" /> Live: this page follows the run as events arrive{quietFor ? `; none for ${quietFor}` : ""}.
+      <span className="live-dot" aria-hidden="true" /> Live: this page follows the run as events arrive.
     </p>
   );
 }

@@ -13,7 +13,7 @@ export function WhatIfResults({ state }: { state: WhatIfState }) {
       <div className="panel-body">
         <div className="stats">
           <div className="stat"><div className="n">{s.wouldHalt}</div><div className="l">would halt</div></div>
-          <div className="stat"><div className="n" style={{ color: s.falseAlarms ? "var(--bad)" : undefined }}>{s.falseAlarms}</div><div className="l">false alarms (done_success runs)</div></div>
+          <div className="stat"><div className="n" style={{ color: s.falseAlarms ? "var(--bad)" : undefined }}>{s.falseAlarms}</div><div className="l">false alarms ({humanize("done_success")} runs)</div></div>
           <div className="stat"><div className="n">{s.noLongerHalted}</div><div className="l">no longer halted</div></div>
           <div className="stat"><div className="n">{s.saved.steps}</div><div className="l">steps saved</div></div>
           <div className="stat"><div className="n">{formatTokens(s.saved.tokens)}</div><div className="l">tokens saved</div></div>

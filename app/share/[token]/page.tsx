@@ -11,6 +11,7 @@ import { formatInstant } from "@/lib/format/values";
 import { BrandMark } from "@/components/layout/app-header";
 import { RunHeader } from "@/components/run/run-header";
 import { RunApiProvider } from "@/components/run/run-api-context";
+import { isIdle } from "@/lib/domain/runs/run-status";
 import { RunGraphSection } from "@/components/run-graph/run-graph-section";
 import { RunFindings } from "@/components/run/run-findings";
 import { EventTimeline } from "@/components/timeline/event-timeline";
@@ -63,7 +64,7 @@ export default async function SharePage({ params, searchParams }: { params: Prom
       <main className="page run-page share-page">
         <RunHeader run={run} decisions={decisions} shared />
         <RunApiProvider base={`/api/share/${encodeURIComponent(token)}`}>
-          <RunGraphSection runId={run.id} initial={graph} />
+          <RunGraphSection runId={run.id} initial={graph} idle={isIdle(run, Date.now())} />
           <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
           <EventTimeline runId={run.id} first={{ ...firstPage, total: run.eventCount }} facets={facets} eventCount={run.eventCount} nodeLabels={run.nodeLabels} />
         </RunApiProvider>

@@ -2,11 +2,12 @@
 export const NOTIFY_EVENTS = ["halted", "still_waiting", "halted_again", "aborted_stuck", "loop_found"] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
+/** How a rule reads in Settings → Notifications: in words, as the history shows a terminal status ("aborted stuck"). */
 export const NOTIFY_EVENT_LABELS: Record<NotifyEvent, string> = {
   halted: "a run halts and waits for a person",
   still_waiting: "a run still waits after N minutes",
   halted_again: "a resumed run halts again on the same loop",
-  aborted_stuck: "a run ends aborted_stuck",
+  aborted_stuck: "a run ends aborted stuck",
   loop_found: "a live agent session that Loopscope cannot stop loops",
 };
 

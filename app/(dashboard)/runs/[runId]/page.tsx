@@ -75,16 +75,17 @@ export default async function RunPage({ params, searchParams }: { params: Params
   const graph = await loadPageGraph(run.id, typeof node === "string" ? node : null, undefined, `/api/runs/${encodeURIComponent(run.id)}`);
   const canShare = can(user.role, "share");
   const now = Date.now();
+  const idle = isIdle(run, now);
   return (
     <main className="page run-page">
       <div className="run-topbar">
         <nav className="crumbs" aria-label="Breadcrumb"><Link href="/runs">Runs</Link> / <span>{run.id}</span></nav>
-        <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} quietFor={isIdle(run, now) ? formatWaited(run.lastEventAt, now) : null} />
+        <RunLiveRefresh runId={run.id} status={run.status} updatedAt={run.updatedAt} quietFor={idle ? formatWaited(run.lastEventAt, now) : null} />
       </div>
       <RunHeader run={run} decisions={decisionPanel?.decisions ?? []} />
       <DecisionPanel data={decisionPanel} viewer={{ name: user.name, canDecide: can(user.role, "decide") }} />
       {ticketId !== null && attempts ? <TicketAttempts runId={run.id} ticketId={ticketId} {...attempts} previous={previous} /> : null}
-      <RunGraphSection runId={run.id} graph={graph} />
+      <RunGraphSection runId={run.id} graph={graph} idle={idle} />
       <Suspense fallback={null}>
         <RunFindings findings={run.findings} nodeLabels={run.nodeLabels} />
       </Suspense>
