@@ -84,6 +84,17 @@ test.describe("a run's page", () => {
     await expect(page.locator('meta[name="robots"][content*="noindex"]').first()).toBeAttached();
   });
 
+  test("an unknown page is a branded 404 with a way back to the runs", async ({ page }) => {
+    const response = await page.goto("/nope");
+    expect(response!.status()).toBe(404);
+    await expect(page.getByRole("link", { name: "Loopscope home" })).toBeVisible();
+    await expect(page.getByTestId("signed-in-as")).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "No page at this address" })).toContainText("out of date");
+    await expect(page.getByText("This page could not be found")).toHaveCount(0);
+    await page.getByRole("link", { name: "Go to the run history" }).click();
+    await expect(page).toHaveURL(/\/runs$/);
+  });
+
   test("a running run that went quiet long ago says idle, not live", async ({ page }) => {
     await page.goto("/runs/demo-012-running");
     const summary = page.getByRole("region", { name: "Run summary" });
