@@ -34,35 +34,50 @@ function FindingRow({ f, labels }: { f: RunFindingItem; labels: NodeLabels }) {
   const evidence = describeEvidence(f.evidence);
   return (
     <tr id={`finding-${f.id}`} data-finding-signal={f.signal ?? "runtime"}>
-      <td>
+      <td data-label="Halt reason">
         <span className="badge bad">{humanize(f.haltReason)}</span>
         {f.source === "runtime" ? <span className="badge info finding-source">runtime</span> : null}
       </td>
-      <td><code>{f.signal ?? "—"}</code>{f.loopType ? <div className="run-sub">{humanize(f.loopType)}</div> : null}</td>
-      <td className="mono">
+      <td data-label="Signal"><code>{f.signal ?? "—"}</code>{f.loopType ? <div className="run-sub">{humanize(f.loopType)}</div> : null}</td>
+      <td className="mono" data-label="Where">
         {f.edge || f.node ? <HaltPlace edge={f.edge} node={f.node} labels={labels} /> : (f.taskId ?? "run")}
         {f.cycleId ? <div className="run-sub">{f.cycleId}</div> : null}
       </td>
-      <td className="num">{f.count !== null ? `${f.count} / ${f.limit}` : "—"}</td>
-      <td className="evidence-cell">
+      <td className="num" data-label="Count / limit">{f.count !== null ? `${f.count} / ${f.limit}` : "—"}</td>
+      <td className="evidence-cell" data-label="Evidence">
         {evidence.length === 0 ? <span className="muted">—</span> : (
           <dl className="evidence">
             {evidence.map((e) => (
               <div key={e.label}>
                 <dt>{e.label}</dt>
-                <dd>{e.values.map((v, i) => <code key={i}>{v}</code>)}</dd>
+                <dd>{e.values.map((v, i) => <EvidenceValue key={i} value={v} />)}</dd>
               </div>
             ))}
           </dl>
         )}
       </td>
-      <td className="mono">
+      <td className="mono" data-label="At event">
         <a href={`#${getEventAnchor(f.atEventId)}`} title="Show this event in the timeline">{f.atEventId}</a>
         {f.at !== null ? <div className="run-sub finding-at">{describeLocation(f.at)}</div> : null}
       </td>
-      <td>{f.suggestedActions.map(humanize).join(", ") || "—"}{f.recommendation ? <div className="run-sub">{humanize(f.recommendation)}</div> : null}</td>
+      <td data-label="Suggested">{f.suggestedActions.map(humanize).join(", ") || "—"}{f.recommendation ? <div className="run-sub">{humanize(f.recommendation)}</div> : null}</td>
     </tr>
   );
+}
+
+/** A hash or other long token, with the `×3` a repeat adds (`describeEvidence`). */
+const LONG_TOKEN = /^(\S{17,})( ×\d+)?$/;
+
+/**
+ * One evidence value. Hashes (64 hex digits) would take the table's width and
+ * squeeze the other columns until their words break: a long token shows its
+ * start with an ellipsis, whole in the tooltip and when copied; its repeat
+ * count stays visible. Values with spaces (summaries, blockers) wrap.
+ */
+function EvidenceValue({ value }: { value: string }) {
+  const token = LONG_TOKEN.exec(value);
+  if (!token) return <code>{value}</code>;
+  return <code className="evidence-token" title={token[1]}><span>{token[1]}</span>{token[2] ?? null}</code>;
 }
 
 /** `file:line`, `file · trajectory[3]`: where the event a finding fired at was read. */
