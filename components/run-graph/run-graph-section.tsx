@@ -1,5 +1,5 @@
 "use client";
-import { Suspense, use, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type KeyboardEvent } from "react";
+import { Suspense, use, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { usePathname, useSearchParams } from "next/navigation";
 import { collapseRunGraph } from "@/lib/domain/graph/collapse-graph";
 import { findOpeningNodes } from "@/lib/domain/graph/find-neighbour";
@@ -30,6 +30,21 @@ function useIsBrowser(): boolean {
 const CANVAS_MIN = 300;
 const CANVAS_MAX = 560;
 const NARROW_BELOW = 600;
+/** Below this the inspector sits under the graph, not beside it (`.run-graph-body` in globals.css). */
+const INSPECTOR_BELOW = "(max-width: 1099px)";
+
+/**
+ * Brings the inspector a person just opened into view when it sits under the
+ * graph (a phone: some 1,300 px down, where the tap seemed to do nothing).
+ * Beside the graph it is already in view: nothing moves. Smooth unless the
+ * person asked for reduced motion.
+ */
+function revealInspector(aside: HTMLElement | null): void {
+  if (!aside || !window.matchMedia(INSPECTOR_BELOW).matches) return;
+  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  aside.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
+}
+
 /** On a narrow window the graph opens at least this legible (it pans). */
 const NARROW_MIN_ZOOM = 0.55;
 /** Graphs up to this many drawn nodes open whole; bigger ones open on where they got stuck (the minimap shows the rest). */
@@ -128,6 +143,15 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
   }, [layout, pending, collapsedKey]);
 
 
+  const side = useRef<HTMLElement>(null);
+  /** Set when a person opens a node (click, Enter, the loops table), not when the page opens with `?node=`. */
+  const revealNext = useRef(false);
+  useEffect(() => {
+    if (selected === null || !revealNext.current) return;
+    revealNext.current = false;
+    revealInspector(side.current);
+  }, [selected]);
+
   const setNodeParam = useCallback(
     (id: string | null) => {
       const params = new URLSearchParams(searchParams.toString());
@@ -157,9 +181,13 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
   const onActivate = useCallback(
     (id: string, kind: "agent" | "loop") => {
       if (kind === "loop") toggleLoop(id.slice("loop:".length));
-      else setNodeParam(id);
+      else if (id === selected) revealInspector(side.current);
+      else {
+        revealNext.current = true;
+        setNodeParam(id);
+      }
     },
-    [setNodeParam, toggleLoop],
+    [selected, setNodeParam, toggleLoop],
   );
   const onEscape = useCallback(() => setNodeParam(null), [setNodeParam]);
   // Escape closes the inspector from the graph or from inside the inspector.
@@ -168,6 +196,7 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
   }, [onEscape, selected]);
   const openFromTable = useCallback(
     (id: string) => {
+      revealNext.current = true;
       setNodeParam(id);
       setCenterOn({ id });
     },
@@ -208,7 +237,7 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
         <p className="run-graph-hint">Keyboard: Tab to a node, arrow keys move along its edges, Enter opens it (or expands a loop), Esc closes the inspector.</p>
         <LoopsTable graph={graph} labels={labels} collapsed={collapsed} onToggle={toggleLoop} onOpen={openFromTable} />
       </div>
-      <aside className="run-graph-side" aria-label="Node inspector">
+      <aside className="run-graph-side" aria-label="Node inspector" ref={side}>
         {selected ? (
           <NodeInspector key={selected} runId={runId} nodeId={selected} version={graph.version} report={graph.reportEvidence} labels={labels} onClose={onEscape} graph={graph} />
         ) : <RunSidePanel graph={graph} labels={labels} />}
