@@ -134,3 +134,18 @@ test.describe("roles", () => {
     expect(r.text).toContain("This needs the admin role; you are an operator.");
   });
 });
+
+test("a user's one-time link is no longer shown once that user is removed", async ({ page }) => {
+  const name = `e2e-tmp-${Date.now().toString(36)}`;
+  await page.goto("/settings/users");
+  const add = page.getByRole("form", { name: "Add a user" });
+  await add.getByLabel("User name").fill(name);
+  await add.getByRole("button", { name: "Add and make a sign-in link" }).click();
+  await expect(add.getByRole("status")).toContainText(`Added ${name} (viewer)`);
+  await expect(add.getByTestId("admin-secret")).toHaveValue(/\/sign-in\/link\//);
+  const row = page.locator(`tr[data-user="${name}"]`);
+  await row.getByRole("button", { name: "Remove" }).click();
+  await expect(row).toHaveCount(0);
+  await expect(add.getByRole("status")).toHaveCount(0);
+  await expect(add.getByTestId("admin-secret")).toHaveCount(0);
+});

@@ -15,8 +15,11 @@ const RefusedField = createContext<{ field: string | null; errorId: string }>({ 
  * shown once, with Copy). With `confirm`, the button asks first (revoke a key,
  * remove a user: neither can be undone). When the server refuses a field, that
  * field is marked, keeps what was typed and gets the focus (useFormRefusal).
+ * `present`: the names that still exist; an answer about one no longer among
+ * them (a user added, then removed) is not shown, nor its sign-in link, which
+ * no longer works.
  */
-export function AdminForm({ action, children, submit, label, className, danger, confirm }: {
+export function AdminForm({ action, children, submit, label, className, danger, confirm, present }: {
   action: (prev: AdminState, form: FormData) => Promise<AdminState>;
   children?: ReactNode;
   submit: string;
@@ -24,8 +27,10 @@ export function AdminForm({ action, children, submit, label, className, danger, 
   className?: string;
   danger?: boolean;
   confirm?: { question: string; consequence: string; confirm: string };
+  present?: readonly string[];
 }) {
-  const [state, run, pending] = useActionState(action, IDLE);
+  const [answer, run, pending] = useActionState(action, IDLE);
+  const state = answer.status === "done" && answer.about !== undefined && present && !present.includes(answer.about) ? IDLE : answer;
   const form = useRef<HTMLFormElement>(null);
   const errorId = useId();
   const field = state.status === "error" ? state.field ?? null : null;

@@ -11,9 +11,13 @@ import { parseRole } from "@/lib/domain/access/roles";
 /**
  * What an admin form shows after a submission; `secret` is shown once (a key,
  * a sign-in link); `field` names the input the error is about, which the form
- * marks and focuses.
+ * marks and focuses; `about`: what a message describes (a user's name), so the
+ * form drops it once that is gone.
  */
-export type AdminState = { status: "idle" } | { status: "done"; message: string; secret?: string } | { status: "error"; message: string; field?: string };
+export type AdminState =
+  | { status: "idle" }
+  | { status: "done"; message: string; secret?: string; about?: string }
+  | { status: "error"; message: string; field?: string };
 
 const keyForm = z.object({
   name: z.string().trim().min(1, "name the key (e.g. the agent that uses it)").max(100, "at most 100 characters"),
@@ -56,7 +60,7 @@ export async function addUserAction(_prev: AdminState, form: FormData): Promise<
     const user = await createUser({ name: String(form.get("name") ?? ""), role, password: null });
     const link = await createSignInLink(user.name);
     revalidatePath("/settings/users");
-    return { status: "done", message: `Added ${user.name} (${role}). Send them this one-time sign-in link (10 minutes):`, secret: `${await requestBaseUrl()}/sign-in/link/${link!.token}` };
+    return { status: "done", message: `Added ${user.name} (${role}). Send them this one-time sign-in link (10 minutes):`, secret: `${await requestBaseUrl()}/sign-in/link/${link!.token}`, about: user.name };
   } catch (error) {
     // Creating a user refuses only its name (its form, or one already taken).
     if (error instanceof UserError) return { status: "error", message: error.message, field: "name" };

@@ -27,7 +27,7 @@ export default async function UsersPage() {
       <section className="panel">
         <h2>Add a user</h2>
         <div className="panel-body">
-          <AdminForm action={addUserAction} submit="Add and make a sign-in link" label="Add a user" className="stack-form">
+          <AdminForm action={addUserAction} submit="Add and make a sign-in link" label="Add a user" className="stack-form" present={users.map((u) => u.name)}>
             <AdminField
               label="User name"
               name="name"
