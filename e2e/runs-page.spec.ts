@@ -56,15 +56,22 @@ test.describe("runs page", () => {
     await page.goto(`/runs?q=${encodeURIComponent(`Id shape ${stamp}`)}`);
     const shown = page.getByRole("table", { name: "Runs" }).locator(".run-id");
     await expect(shown).toHaveCount(2);
-    const texts = await shown.allInnerTexts();
-    expect(new Set(texts).size).toBe(2);
+    // The distinctive end always shows; a head too long for the cell gives way to an ellipsis, on one line.
+    const tails = await page.getByRole("table", { name: "Runs" }).locator(".run-id-tail").allInnerTexts();
+    expect(new Set(tails).size).toBe(2);
     for (const id of ids) {
       const cell = page.locator(`tr[data-run-id="${id}"] .run-id`);
       await expect(cell).toHaveAttribute("title", id);
-      await expect(cell).toHaveText(new RegExp(`^SWE-agent__.*….*${id.slice(-5)}$`));
+      await expect(cell).toHaveText(id);
+      await expect(cell.locator(".run-id-tail")).toHaveText(new RegExp(`${id.slice(-5)}$`));
+      await expect(cell.locator(".run-id-tail")).toBeVisible();
+      const [box, row] = [await cell.boundingBox(), await page.locator(`tr[data-run-id="${id}"] td.run-cell`).boundingBox()];
+      expect(box!.height).toBeLessThan(20);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(row!.x + row!.width);
     }
     const uuid = await findRunRow(page, "c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c");
     await expect(uuid.locator(".run-id")).toHaveText("c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c");
+    await expect(uuid.locator(".run-id")).toHaveAttribute("title", "c8b3f1a0-2e4d-4c6b-9a8f-1d3e5f7a9b2c");
   });
 
   test("shows rejected lines with file, line and reason", async ({ page }) => {

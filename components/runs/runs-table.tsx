@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/db/runs";
 import type { RunsQuery } from "@/lib/format/runs-query";
-import { formatCost, formatDuration, formatInstant, formatInstantFull, formatListId, formatStopReason, formatTokens, humanize } from "@/lib/format/values";
+import { formatCost, formatDuration, formatInstant, formatInstantFull, formatStopReason, formatTokens, humanize, splitIdTail } from "@/lib/format/values";
 import { LoopBadge, StatusBadge, TerminalStatusBadge } from "./status-badge";
 import { RunsTableHead } from "./runs-table-head";
 import { QueryProvider } from "./query-provider";
@@ -36,9 +36,9 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
               <Link href={`/runs/${encodeURIComponent(r.id)}`} className="run-title">
                 {revealInvisible(r.title ?? r.ticketId ?? r.id)}
               </Link>
-              <div className="run-sub">
-                {r.ticketId && r.title ? <span>{r.ticketId} · </span> : null}
-                <span className="run-id" title={r.id}>{formatListId(r.id)}</span>
+              <div className="run-sub run-sub-line">
+                {r.ticketId && r.title ? <span className="run-ticket">{r.ticketId} ·&nbsp;</span> : null}
+                <RunId id={r.id} />
               </div>
               {r.stopReason ? <div className="run-stop" title={r.stopReason}>{truncate(formatStopReason(r.stopReason), 110)}</div> : null}
             </td>
@@ -56,6 +56,21 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * The whole run id on one line: when the cell is too narrow its head gives
+ * way to an ellipsis and its tail, which tells batch runs apart, stays
+ * (`splitIdTail`). Whole in the tooltip, and when selected and copied.
+ */
+function RunId({ id }: { id: string }) {
+  const { head, tail } = splitIdTail(id);
+  return (
+    <span className="run-id" title={id}>
+      <span className="run-id-head">{head}</span>
+      <span className="run-id-tail">{tail}</span>
+    </span>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatCost, formatCount, formatCountOf, formatDuration, formatEventTime, formatInstant, formatTokens, formatListId, formatStopReason, humanize } from "./values";
+import { formatAge, formatCost, formatCount, formatCountOf, formatDuration, formatEventTime, formatInstant, formatTokens, formatStopReason, humanize, splitIdTail } from "./values";
 
 describe("value formatting", () => {
   it("formats durations at each scale", () => {
@@ -35,15 +35,13 @@ describe("value formatting", () => {
     expect([formatCountOf(1, "file"), formatCountOf(0, "file"), formatCountOf(1200, "new event")]).toEqual(["1 file", "0 files", "1,200 new events"]);
   });
 
-  it("shows a run id whole when it fits, else its start and its distinctive end", () => {
-    expect(formatListId("0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e")).toBe("0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e");
-    const a = formatListId("SWE-agent__claude-sonnet-4__astropy__astropy-13398__traj");
-    const b = formatListId("SWE-agent__claude-sonnet-4__astropy__astropy-14182__traj");
-    expect(a).toHaveLength(44);
-    expect(a.startsWith("SWE-agent__")).toBe(true);
-    expect(a).toContain("…");
-    expect(a.endsWith("astropy-13398__traj")).toBe(true);
-    expect(a).not.toBe(b);
+  it("keeps a run id's distinctive end apart from the head that may give way", () => {
+    expect(splitIdTail("SWE-agent__claude-sonnet-4__astropy__astropy-13398")).toEqual({ head: "SWE-agent__claude-sonnet-4__astropy_", tail: "_astropy-13398" });
+    const uuid = splitIdTail("0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e");
+    expect(uuid.head + uuid.tail).toBe("0c9a7e5d-3b1f-4d2c-a8e6-4f2b0d8c6a4e");
+    expect(uuid.tail).toBe("6-4f2b0d8c6a4e");
+    // A short id keeps at least half in the head, so the tail never is the whole id.
+    expect(splitIdTail("demo-033")).toEqual({ head: "demo", tail: "-033" });
   });
 
   it("writes out the protocol code a stop reason starts with", () => {

@@ -52,15 +52,14 @@ export function humanize(value: string | null | undefined): string {
 }
 
 /**
- * A run id short enough for a table row. Ids that fit (UUIDs, `demo-033-budget`)
- * are shown whole; longer ones keep their start and their end around a "…",
- * since runs of one agent or batch share a prefix and differ at the end
- * (`swe-agent__astropy-13398` against `swe-agent__astropy-14182`).
+ * A run id cut in two for a table row: the head gives way (an ellipsis, in
+ * CSS) when the row is narrow, the tail always shows. Runs of one agent or
+ * batch share a prefix and differ at the end (`…-3-repeated-failure`,
+ * `…astropy-13398`), so the end is what tells them apart.
  */
-export function formatListId(id: string, max = 44): string {
-  if (id.length <= max) return id;
-  const head = Math.ceil((max - 1) * 0.4);
-  return `${id.slice(0, head)}…${id.slice(id.length - (max - 1 - head))}`;
+export function splitIdTail(id: string, tail = 14): { head: string; tail: string } {
+  const cut = Math.max(Math.ceil(id.length / 2), id.length - tail);
+  return { head: id.slice(0, cut), tail: id.slice(cut) };
 }
 
 /**
