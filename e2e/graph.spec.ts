@@ -272,6 +272,9 @@ test.describe("run graph", () => {
     await page.locator("section.run-graph").scrollIntoViewIfNeeded();
     await expect(node(page, "planner").getByTestId("loop-badge")).toBeInViewport();
     await page.screenshot({ path: "test-results/screens/graph-loop-420.png", fullPage: true });
+    // Opening a node brings its inspector, stacked under the graph, into view: the tap visibly did something.
+    await node(page, "planner").click();
+    await expect(inspector(page).getByRole("heading", { name: "planner" })).toBeInViewport();
     await page.locator("section.run-graph").screenshot({ path: "test-results/screens/graph-loop-420-section.png" });
   });
 });
