@@ -145,6 +145,7 @@ test("a user's one-time link is no longer shown once that user is removed", asyn
   await expect(add.getByTestId("admin-secret")).toHaveValue(/\/sign-in\/link\//);
   const row = page.locator(`tr[data-user="${name}"]`);
   await row.getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("dialog", { name: `Remove ${name}?` }).getByRole("button", { name: "Remove user" }).click();
   await expect(row).toHaveCount(0);
   await expect(add.getByRole("status")).toHaveCount(0);
   await expect(add.getByTestId("admin-secret")).toHaveCount(0);
