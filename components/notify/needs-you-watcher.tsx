@@ -115,7 +115,7 @@ export function NeedsYouWatcher() {
           optedInRef.current = true;
           setOptedIn(true);
         }
-      }}>Notify me when a run waits</button>
+      }} aria-label="Notify me when a run waits" title="Desktop notifications when a run starts waiting for a person">Notify me</button>
     </>
   );
 }
