@@ -9,13 +9,13 @@ const AXIS = { fontSize: 11 };
 const short = (text: string, max = 34) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const humanize = (value: string) => value.replace(/_/g, " ");
 
-/** Halts per day, stacked by reason. */
+/** Halts per day (week, month), stacked by reason; every bucket between the first and the last has its bar, so the axis is time. */
 export function HaltsChart({ data }: { data: HaltsPerDay }) {
   // Month and day while every day is in one year; across years the year too, so the axis reads in order.
-  const oneYear = data.rows.every((r) => r.day.slice(0, 4) === data.rows[0].day.slice(0, 4));
+  const oneYear = data.unit !== "month" && data.rows.every((r) => r.day.slice(0, 4) === data.rows[0].day.slice(0, 4));
   const rows = data.rows.map((r) => ({ day: oneYear ? r.day.slice(5) : r.day, ...r.counts }));
   return (
-    <div className="trend-chart" role="img" aria-label={`Halts per day by reason, ${data.rows.length} days`} data-testid="halts-chart">
+    <div className="trend-chart" role="img" aria-label={`Halts per ${data.unit} by reason, ${data.rows.length} ${data.unit}s`} data-testid="halts-chart">
       <ResponsiveContainer width="100%" height={240}>
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />

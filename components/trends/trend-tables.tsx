@@ -6,8 +6,8 @@ import { formatCost, formatTokens, humanize } from "@/lib/format/values";
 
 export function HaltsTable({ data }: { data: HaltsPerDay }) {
   return (
-    <table className="data" aria-label="Halts per day">
-      <thead><tr><th>Day (UTC)</th>{data.reasons.map((r) => <th key={r} className="num">{humanize(r)}</th>)}<th className="num">All</th></tr></thead>
+    <table className="data" aria-label={`Halts per ${data.unit}`}>
+      <thead><tr><th>{data.unit === "day" ? "Day" : data.unit === "week" ? "Week of" : "Month"} (UTC)</th>{data.reasons.map((r) => <th key={r} className="num">{humanize(r)}</th>)}<th className="num">All</th></tr></thead>
       <tbody>
         {data.rows.filter((r) => r.total > 0).map((r) => (
           <tr key={r.day}><td className="nowrap">{r.day}</td>{data.reasons.map((k) => <td key={k} className="num">{r.counts[k] || ""}</td>)}<td className="num">{r.total}</td></tr>

@@ -43,7 +43,8 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
         <div className="stat"><div className="n">{formatCost(spend.halted.costUsd)}</div><div className="l">cost in halted loops</div></div>
       </div>
       <div className="trends-grid">
-        <ChartCard title="Halts per day" sub="Detector findings and runtime halts, by the UTC day they fired." empty={t.haltsPerDay.rows.length === 0}
+        <ChartCard title="Halts over time" empty={t.haltsPerDay.rows.length === 0}
+          sub={`Detector findings and runtime halts, per UTC ${t.haltsPerDay.unit === "week" ? "week (from Monday)" : t.haltsPerDay.unit} they fired${t.haltsPerDay.unit === "day" ? "" : ": the runs span too long for a bar a day"}.`}
           chart={<HaltsChart data={t.haltsPerDay} />} table={<HaltsTable data={t.haltsPerDay} />} />
         <ChartCard title="Looping edges" sub="Edges inside loops, by traversals summed over runs." empty={t.loopingEdges.length === 0}
           chart={<LoopingEdgesChart edges={t.loopingEdges} />} table={<LoopingEdgesTable edges={t.loopingEdges} />} />
