@@ -95,14 +95,26 @@ export class DetectorGraph {
   /** Fired bits per cycle id, kept when components are recomputed (one finding per cycle). */
   readonly firedByCycleId = new Map<string, number>();
 
-  /** The node with this id, created (and so "appearing") on first mention. */
+  /** The node last looked up (see `ensureNode`). */
+  private last: NodeRecord | null = null;
+
+  /**
+   * The node with this id, created (and so "appearing") on first mention.
+   * Consecutive events mostly name one node (its start, tool calls, diff and
+   * completion): the last one found is tried before the map. V8 interns the
+   * short strings `JSON.parse` makes (ids up to 10 characters), so the test
+   * is mostly a comparison of references; a longer id compares its text.
+   */
   ensureNode(id: string): NodeRecord {
+    const last = this.last;
+    if (last !== null && last.id === id) return last;
     let node = this.nodes.get(id);
     if (node === undefined) {
       node = new NodeRecord(id, this.order.length);
       this.nodes.set(id, node);
       this.order.push(node);
     }
+    this.last = node;
     return node;
   }
 
