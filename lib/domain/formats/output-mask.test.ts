@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashCommandFailure, maskVolatileNumbers } from "../protocol/hashes";
+import { hashCommandFailure, hashMaskedCommandFailure, maskVolatileNumbers, normalizeLineEndings } from "../protocol/hashes";
 import { HEX_WORD, maskHexWords } from "./mask-numbers";
 import { maskToolOutput, maskUuids, UUID } from "./output-mask";
 import { buildVerifyEvent } from "./verify-result";
@@ -91,6 +91,20 @@ describe("masking tool output", () => {
     const piece = fc.oneof({ weight: 3, arbitrary: filler }, { weight: 2, arbitrary: separator }, { weight: 2, arbitrary: token });
     const line = fc.array(piece, { maxLength: 120, size: "max" }).map((parts) => parts.join(""));
     fc.assert(fc.property(line, (text) => maskToolOutput(text) === maskByPatterns(text)), { seed: 20_261_124, numRuns: 5000 });
+  });
+
+  it("leaves masked output as it is when its volatile numbers are masked again (the failure signature hashes it as it is)", () => {
+    fc.assert(
+      fc.property(output, (text) => {
+        const masked = maskToolOutput(normalizeLineEndings(text));
+        const lines = masked.split("\n").slice(0, 20).join("\n");
+        return maskVolatileNumbers(masked) === masked && hashMaskedCommandFailure("pytest", lines) === hashCommandFailure("pytest", masked);
+      }),
+      { seed: 20_261_124, numRuns: 5000 },
+    );
+    for (const text of ["0x0x1f 5ms", "took 1.5s0x12", "0xfg5ms", "0xf.5ms", "5 5s 0x", "a0x12ms #5ms 0x#1s"]) {
+      expect(maskVolatileNumbers(maskToolOutput(text))).toBe(maskToolOutput(text));
+    }
   });
 
   it("masks a long output with few changing lines as the patterns do", () => {

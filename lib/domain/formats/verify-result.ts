@@ -4,7 +4,7 @@
  * the exit code where the format has one, the failing tests read from the
  * runner's output, and a failure signature that does not change with the clock.
  */
-import { hashCommandFailure, normalizeLineEndings } from "../protocol/hashes";
+import { hashMaskedCommandFailure, normalizeLineEndings } from "../protocol/hashes";
 import { maskToolOutput, readCheckScript } from "./claude-code-commands";
 import { parseTestOutput, type TestOutcome } from "./test-output";
 
@@ -70,7 +70,7 @@ export function buildVerifyEvent(input: VerifyInput): Record<string, unknown> {
     ...withCheckScript(input, known, outcome),
     ...input.extra,
   };
-  if (!passed) event.failureSignature = hashCommandFailure(input.command, readSignatureLines(input, stderr));
+  if (!passed) event.failureSignature = hashMaskedCommandFailure(input.command, readSignatureLines(input, stderr));
   return event;
 }
 
@@ -94,7 +94,8 @@ function readKnownOutcome(input: VerifyInput): boolean | undefined {
 }
 
 /**
- * The masked lines a failure signature reads: the first lines of the masked
+ * The masked lines a failure signature reads (at most 20, line endings
+ * normalised: what `hashMaskedCommandFailure` takes): the first lines of the masked
  * output when the caller masked it and `stderr` is the whole output (masking
  * the lines alone gives the same lines, see `takeSignatureLines`), else
  * those lines of `stderr`, masked.

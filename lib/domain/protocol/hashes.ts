@@ -309,6 +309,19 @@ export function hashCommandFailure(command: string, stderr: string | undefined, 
   return sha256Memo(command + "\n" + maskVolatileNumbers(takeFirstLines(stderr ?? "", 20)), memo);
 }
 
+/**
+ * `hashCommandFailure(command, lines)` for `lines` it would read as they are:
+ * at most 20 lines, line endings normalised, and volatile numbers already
+ * masked by a pass that ends with `maskVolatileNumbers` (as `maskToolOutput`
+ * does), which masking again leaves as they are: what it replaces are digits,
+ * by `#`, and no match of it starts, ends or looks next to such a `#`. A
+ * transcript mapper masks a failing command's lines that way first; this
+ * spares them the second scan of both patterns.
+ */
+export function hashMaskedCommandFailure(command: string, maskedLines: string): string {
+  return sha256Hex(command + "\n" + maskedLines);
+}
+
 /** The first `count` lines of a text joined by `\n` (line endings normalised), without splitting it. */
 function takeFirstLines(text: string, count: number): string {
   const normalized = normalizeLineEndings(text);
