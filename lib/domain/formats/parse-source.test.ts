@@ -117,6 +117,13 @@ describe("parseSource on bad input", () => {
     expect(JSON.stringify(items)).not.toContain("\\u0000");
   });
 
+  it("reads a valid report that holds U+FFFD itself as it is, naming no line", async () => {
+    const report = new TextDecoder().decode(readBytes(FIXTURE_FORMATS[3][0])).replace("**Stop Reason:** Tests green", "**Stop Reason:** Tests gr\ufffdn");
+    const items = await parseAll(report);
+    expect(items.filter((i) => i.kind === "error")).toEqual([]);
+    expect(items.find((i) => i.kind === "run")).toMatchObject({ facts: { stopReason: "Tests gr\ufffdn; ticket closed" } });
+  });
+
   it("reports a JSON document's format before its first item, its lines that are not text included", async () => {
     const sample = FUZZ_SAMPLES.find((s) => s.format === "swe-agent")!;
     const bytes = Buffer.from(sample.text, "utf8");
