@@ -16,7 +16,7 @@ export default async function NotFound() {
     <>
       <AppHeader viewer={viewer ? { name: viewer.name, role: viewer.role } : null} />
       <main className="page">
-        <div className="notice warn" role="alert">
+        <div className="notice warn">
           <p><strong>No page at this address.</strong> The link may be mistyped or out of date.</p>
           <p><Link href="/runs">Go to the run history</Link></p>
         </div>

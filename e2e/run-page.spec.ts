@@ -89,7 +89,7 @@ test.describe("a run's page", () => {
     expect(response!.status()).toBe(404);
     await expect(page.getByRole("link", { name: "Loopscope home" })).toBeVisible();
     await expect(page.getByTestId("signed-in-as")).toBeVisible();
-    await expect(page.getByRole("alert").filter({ hasText: "No page at this address" })).toContainText("out of date");
+    await expect(page.getByRole("main")).toContainText("No page at this address. The link may be mistyped or out of date.");
     await expect(page.getByText("This page could not be found")).toHaveCount(0);
     await page.getByRole("link", { name: "Go to the run history" }).click();
     await expect(page).toHaveURL(/\/runs$/);

@@ -55,8 +55,14 @@ export function NeedsYouWatcher() {
     const poll = async () => {
       try {
         const res = await fetch("/api/needs-you", { cache: "no-store" });
-        if (!res.ok || stopped) return;
+        if (stopped) return;
+        if (!res.ok) {
+          // Signed out, or the server refuses: no count is better than a stale one.
+          setWaiting(0);
+          return;
+        }
         const body = (await res.json()) as { total: number; runs: WaitingRun[]; loops?: LiveLoop[] };
+        if (stopped) return;
         document.title = body.total > 0 ? `(${body.total}) ${base()}` : base();
         setWaiting(body.total);
         const loops = body.loops ?? [];

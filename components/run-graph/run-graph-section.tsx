@@ -196,11 +196,15 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
   }, [onEscape, selected]);
   const openFromTable = useCallback(
     (id: string) => {
-      revealNext.current = true;
-      setNodeParam(id);
+      // The node already open: no new selection will reveal it, so reveal now (a flag left set would scroll on a later back or forward).
+      if (id === selected) revealInspector(side.current);
+      else {
+        revealNext.current = true;
+        setNodeParam(id);
+      }
       setCenterOn({ id });
     },
-    [setNodeParam],
+    [selected, setNodeParam],
   );
   const setAll = useCallback((all: boolean) => {
     setFocus(null);

@@ -65,14 +65,14 @@ function FindingRow({ f, labels }: { f: RunFindingItem; labels: NodeLabels }) {
   );
 }
 
-/** A hash or other long token, with the `×3` a repeat adds (`describeEvidence`). */
-const LONG_TOKEN = /^(\S{17,})( ×\d+)?$/;
+/** A hash (hex digits), with the `×3` a repeat adds (`describeEvidence`); paths, test ids and edges are read whole. */
+const LONG_TOKEN = /^([0-9a-f]{17,})( ×\d+)?$/i;
 
 /**
  * One evidence value. Hashes (64 hex digits) would take the table's width and
  * squeeze the other columns until their words break: a long token shows its
  * start with an ellipsis, whole in the tooltip and when copied; its repeat
- * count stays visible. Values with spaces (summaries, blockers) wrap.
+ * count stays visible. Other values (paths, test ids, summaries) wrap.
  */
 function EvidenceValue({ value }: { value: string }) {
   const token = LONG_TOKEN.exec(value);

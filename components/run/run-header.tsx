@@ -10,12 +10,14 @@ import { HaltPlace } from "./node-name";
 import { awaitsPerson, isIdle } from "@/lib/domain/runs/run-status";
 
 /**
- * How the header names a run's halt: a run that stands halted (or paused)
- * "Halted"; one that went on to an end, as a transcript read after the fact
- * does, had a loop found in it but was never stopped there.
+ * How the header names a run's halt: a run that stands halted (or paused),
+ * or whose own runtime halted it (`loop.halted`), or that ended stuck, was
+ * "Halted"; one that went on to another end, as a transcript read after the
+ * fact does, had a loop found in it but was never stopped there.
  */
-function haltHeading(status: string): string {
-  return status === "halted" || status === "paused" ? "Halted:" : "Loop found:";
+function haltHeading(run: RunDetail, halt: { source: string } | null): string {
+  const stopped = run.status === "halted" || run.status === "paused" || halt?.source === "runtime" || run.terminalStatus === "aborted_stuck";
+  return stopped ? "Halted:" : "Loop found:";
 }
 
 /** What a person needs first about a run: where it stands, why, what it cost, and where it came from. */
@@ -36,7 +38,7 @@ export function RunHeader({ run, decisions = [], shared = false }: { run: RunDet
           <RunStory findings={run.findings} decisions={decisions} terminalStatus={run.terminalStatus} status={run.status} nodeLabels={run.nodeLabels} />
         ) : run.haltReason ? (
           <p className="halt-reason">
-            <strong>{haltHeading(run.status)}</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
+            <strong>{haltHeading(run, halt)}</strong> <span className="badge bad">{humanize(run.haltReason)}</span>{" "}
             {halt ? (
               <>
                 fired by <a href={`#finding-${halt.id}`}><code>{halt.signal ?? "runtime"}</code></a>

@@ -65,7 +65,8 @@ function LiveRunsTable({ runs, query }: { runs: RunListItem[]; query: RunsQuery 
  * (`splitIdTail`). Whole in the tooltip, and when selected and copied.
  */
 function RunId({ id }: { id: string }) {
-  const { head, tail } = splitIdTail(id);
+  // Agent-chosen text: invisible and direction-changing characters are shown, not obeyed.
+  const { head, tail } = splitIdTail(revealInvisible(id));
   return (
     <span className="run-id" title={id}>
       <span className="run-id-head">{head}</span>

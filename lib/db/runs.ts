@@ -159,8 +159,12 @@ export interface IngestErrorItem {
   createdAt: number;
 }
 
-/** The ingest errors that only say a whole file is in no supported format (a folder's README, checksums). */
-const UNSUPPORTED_FILE = { line: null, message: UNSUPPORTED_FORMAT_MESSAGE };
+/**
+ * The ingest errors that only say a whole file is in no supported format (a
+ * folder's README, checksums), by the message's start: its list of formats
+ * grows, and rows stored under an older list are the same kind.
+ */
+const UNSUPPORTED_FILE = { line: null, message: { startsWith: UNSUPPORTED_FORMAT_MESSAGE.slice(0, UNSUPPORTED_FORMAT_MESSAGE.indexOf(" (")) } };
 
 export interface IngestErrorList {
   /** The latest bad lines and unreadable files, newest first. */

@@ -42,6 +42,8 @@ describe("value formatting", () => {
     expect(uuid.tail).toBe("6-4f2b0d8c6a4e");
     // A short id keeps at least half in the head, so the tail never is the whole id.
     expect(splitIdTail("demo-033")).toEqual({ head: "demo", tail: "-033" });
+    // A surrogate pair stays whole on one side of the cut.
+    expect(splitIdTail("run-😀x", 2)).toEqual({ head: "run-😀", tail: "x" });
   });
 
   it("writes out the protocol code a stop reason starts with", () => {

@@ -58,7 +58,10 @@ export function humanize(value: string | null | undefined): string {
  * `…astropy-13398`), so the end is what tells them apart.
  */
 export function splitIdTail(id: string, tail = 14): { head: string; tail: string } {
-  const cut = Math.max(Math.ceil(id.length / 2), id.length - tail);
+  let cut = Math.max(Math.ceil(id.length / 2), id.length - tail);
+  // Never between the two halves of a surrogate pair (an emoji would become two broken characters).
+  const code = id.charCodeAt(cut);
+  if (cut < id.length && code >= 0xdc00 && code <= 0xdfff) cut++;
   return { head: id.slice(0, cut), tail: id.slice(cut) };
 }
 

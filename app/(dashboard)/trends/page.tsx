@@ -44,7 +44,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
       </div>
       <div className="trends-grid">
         <ChartCard title="Halts over time" empty={t.haltsPerDay.rows.length === 0}
-          sub={`Detector findings and runtime halts, per UTC ${t.haltsPerDay.unit === "week" ? "week (from Monday)" : t.haltsPerDay.unit} they fired${t.haltsPerDay.unit === "day" ? "" : ": the runs span too long for a bar a day"}.`}
+          sub={`Detector findings and runtime halts, per UTC ${t.haltsPerDay.unit === "week" ? "week (from Monday)" : t.haltsPerDay.unit} they fired${t.haltsPerDay.unit === "day" ? "" : ": the halts span too long for a bar a day"}.`}
           chart={<HaltsChart data={t.haltsPerDay} />} table={<HaltsTable data={t.haltsPerDay} />} />
         <ChartCard title="Looping edges" sub="Edges inside loops, by traversals summed over runs." empty={t.loopingEdges.length === 0}
           chart={<LoopingEdgesChart edges={t.loopingEdges} />} table={<LoopingEdgesTable edges={t.loopingEdges} />} />

@@ -35,6 +35,13 @@ describe("countHaltsPerDay", () => {
     expect(countHaltsPerDay([]).rows).toEqual([]);
   });
 
+  it("lists only the months with halts past 20 years, and leaves out instants no date holds", () => {
+    const at = (atMs: number) => ({ atMs, haltReason: "stalled" });
+    const r = countHaltsPerDay([at(Date.parse("2026-11-02T00:00:00Z")), at(Date.parse("9999-12-31T00:00:00Z")), at(1.7e18), at(Number.NaN)]);
+    expect(r.unit).toBe("month");
+    expect(r.rows.map((x) => [x.day, x.total])).toEqual([["2026-11", 1], ["9999-12", 1]]);
+  });
+
   it("treats halt reasons named like object members as plain reasons", () => {
     const r = countHaltsPerDay(["toString", "__proto__", "constructor", "toString"].map((haltReason) => ({ atMs: day(3), haltReason })));
     expect(r.rows).toHaveLength(1);

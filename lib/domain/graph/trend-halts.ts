@@ -12,12 +12,18 @@ export interface HaltsPerDay {
   reasons: string[];
   /** A row per day while the halts span at most {@link DAYS_MAX} days, per week up to {@link WEEKS_MAX} weeks, else per month. */
   unit: HaltsBucket;
-  /** Every bucket from the first halt's to the last's, empty ones included, so that the axis is time; `day` is the bucket's first day (`YYYY-MM-DD`; `YYYY-MM` for a month). */
+  /**
+   * Every bucket from the first halt's to the last's, empty ones included, so
+   * that the axis is time (past {@link MONTHS_MAX} months, only those with
+   * halts); `day` is the bucket's first day (`YYYY-MM-DD`; `YYYY-MM` for a month).
+   */
   rows: { day: string; counts: Record<string, number>; total: number }[];
 }
 
 const DAYS_MAX = 120;
 const WEEKS_MAX = 104;
+/** Past 20 years of months (a clock gone wrong: a halt dated 9999), only the months that have halts are listed. */
+const MONTHS_MAX = 240;
 const DAY_MS = 86_400_000;
 
 const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -49,7 +55,8 @@ const labelOf = (start: number, unit: HaltsBucket) => (unit === "month" ? toDay(
  * // [{ day: "2026-11-12", counts: { stalled: 1 }, total: 1 }]
  */
 export function countHaltsPerDay(halts: readonly { atMs: number | null; haltReason: string }[]): HaltsPerDay {
-  const dated = halts.filter((h): h is { atMs: number; haltReason: string } => h.atMs !== null && Number.isFinite(h.atMs));
+  // An instant past what a Date holds (±8.64e15 ms) has no day to count in.
+  const dated = halts.filter((h): h is { atMs: number; haltReason: string } => h.atMs !== null && Number.isFinite(new Date(h.atMs).getTime()));
   const reasonTotals = new Map<string, number>();
   let first = Infinity;
   let last = -Infinity;
@@ -69,16 +76,20 @@ export function countHaltsPerDay(halts: readonly { atMs: number | null; haltReas
     counts[h.haltReason] = (counts[h.haltReason] ?? 0) + 1;
     byBucket.set(start, counts);
   }
-  const rows: HaltsPerDay["rows"] = [];
-  const end = bucketStart(last, unit);
-  for (let start = bucketStart(first, unit); start <= end; start = nextBucket(start, unit)) {
+  const from = new Date(first);
+  const to = new Date(last);
+  const months = (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth() + 1;
+  let starts: number[] = [];
+  if (unit === "month" && months > MONTHS_MAX) starts = [...byBucket.keys()].sort((a, b) => a - b);
+  else for (let start = bucketStart(first, unit); start <= last; start = nextBucket(start, unit)) starts.push(start);
+  const rows = starts.map((start) => {
     const counts = createDictionary<number>();
     let total = 0;
     for (const r of reasons) {
       counts[r] = byBucket.get(start)?.[r] ?? 0;
       total += counts[r];
     }
-    rows.push({ day: labelOf(start, unit), counts: toPlainObject(counts), total });
-  }
+    return { day: labelOf(start, unit), counts: toPlainObject(counts), total };
+  });
   return { reasons, unit, rows };
 }
