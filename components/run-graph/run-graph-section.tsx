@@ -178,16 +178,27 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
     [graph, collapsed],
   );
 
-  const onActivate = useCallback(
-    (id: string, kind: "agent" | "loop") => {
-      if (kind === "loop") toggleLoop(id.slice("loop:".length));
-      else if (id === selected) revealInspector(side.current);
+  /**
+   * A person opens a node: selected, and its inspector brought into view once
+   * it shows (at once when it already does: no new selection will follow, and
+   * a flag left set would scroll on a later back or forward).
+   */
+  const openNode = useCallback(
+    (id: string) => {
+      if (id === selected) revealInspector(side.current);
       else {
         revealNext.current = true;
         setNodeParam(id);
       }
     },
-    [selected, setNodeParam, toggleLoop],
+    [selected, setNodeParam],
+  );
+  const onActivate = useCallback(
+    (id: string, kind: "agent" | "loop") => {
+      if (kind === "loop") toggleLoop(id.slice("loop:".length));
+      else openNode(id);
+    },
+    [openNode, toggleLoop],
   );
   const onEscape = useCallback(() => setNodeParam(null), [setNodeParam]);
   // Escape closes the inspector from the graph or from inside the inspector.
@@ -196,15 +207,10 @@ function RunGraphPanel({ runId, given, idle }: { runId: string; given: ServedRun
   }, [onEscape, selected]);
   const openFromTable = useCallback(
     (id: string) => {
-      // The node already open: no new selection will reveal it, so reveal now (a flag left set would scroll on a later back or forward).
-      if (id === selected) revealInspector(side.current);
-      else {
-        revealNext.current = true;
-        setNodeParam(id);
-      }
+      openNode(id);
       setCenterOn({ id });
     },
-    [selected, setNodeParam],
+    [openNode],
   );
   const setAll = useCallback((all: boolean) => {
     setFocus(null);

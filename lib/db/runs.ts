@@ -5,7 +5,7 @@ import { buildIdleCountStatement, buildRunCountsStatement, buildRunsPageStatemen
 import { DEFAULT_RUNS_QUERY, type RunsQuery } from "@/lib/format/runs-query";
 import { encodeRunsCursor } from "@/lib/format/runs-cursor";
 import { awaitsPerson, IDLE_AFTER_MS, isIdle } from "@/lib/domain/runs/run-status";
-import { UNSUPPORTED_FORMAT_MESSAGE } from "@/lib/domain/formats/parse-source";
+import { UNSUPPORTED_FORMAT_PREFIX } from "@/lib/domain/formats/parse-source";
 
 export interface RunListItem {
   id: string;
@@ -164,7 +164,7 @@ export interface IngestErrorItem {
  * folder's README, checksums), by the message's start: its list of formats
  * grows, and rows stored under an older list are the same kind.
  */
-const UNSUPPORTED_FILE = { line: null, message: { startsWith: UNSUPPORTED_FORMAT_MESSAGE.slice(0, UNSUPPORTED_FORMAT_MESSAGE.indexOf(" (")) } };
+const UNSUPPORTED_FILE = { line: null, message: { startsWith: UNSUPPORTED_FORMAT_PREFIX } };
 
 export interface IngestErrorList {
   /** The latest bad lines and unreadable files, newest first. */

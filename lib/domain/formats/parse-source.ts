@@ -62,9 +62,12 @@ export const MAX_DOCUMENT_BYTES = 16 << 20;
 /** The line limit of OpenHands `output.jsonl`, whose every line is one whole instance. */
 export const MAX_INSTANCE_LINE_BYTES = 64 << 20;
 
+/** How the error of a source in no supported format starts, whichever formats its message lists (stored rows keep an older list). */
+export const UNSUPPORTED_FORMAT_PREFIX = "not a supported format";
+
 /** The one error of a source that matches no supported format (`line: null`, `detector.md`). */
 export const UNSUPPORTED_FORMAT_MESSAGE =
-  "not a supported format (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events, graph-workflow events, " +
+  `${UNSUPPORTED_FORMAT_PREFIX} (expected protocol JSONL, an SDD run report or retrospectives, SDD runtime events, graph-workflow events, ` +
   "or a transcript of Claude Code, Codex, OpenHands, SWE-agent, mini-SWE-agent or Aider, or OpenTelemetry spans)";
 
 /** Formats only ever read from a JSON document (a forced one is read as such; OpenHands has both forms). */
